@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Driver for the m68k ftrace port.  See README.md.
+#
+#   make run      build everything, boot the guest, run the tracing demo
+#   make check    build everything, run all test suites, print "N passed, N failed"
+#   make shell    boot the guest to an interactive root shell
+#   make guest SCRIPT=file.sh   run a host script as root inside the guest
+#
+# Every step is incremental; build products and logs live in build/.
+
+SHELL       := /bin/bash
+.SHELLFLAGS := -eo pipefail -c
+.DEFAULT_GOAL := run
+
+B        := $(CURDIR)/build
+PRISTINE := $(B)/pristine
+TREE     := $(B)/linux
+VARIANT  ?= dynamic
+KOBJ     := $(B)/kobj-$(VARIANT)
+JOBS     ?= $(shell nproc)
+GUEST_TIMEOUT ?= 600
+STAGE    := $(CURDIR)/harness/stage.sh
+
+# Config fragments (configs/NAME.config) merged onto virt_defconfig, per variant.
+FRAGS_dynamic := base tracing
+FRAGS_plain   := base
+FRAGS         := $(foreach f,$(FRAGS_$(VARIANT)),configs/$(f).config)
+ifeq ($(FRAGS),)
+$(error unknown VARIANT '$(VARIANT)')
+endif
+
+export PATH := $(B)/bin:$(PATH)
+KMAKE = $(MAKE) -s -C $(TREE) O=$(KOBJ) ARCH=m68k CROSS_COMPILE=m68k-linux-gnu- -j$(JOBS)
+
+VMLINUX   := $(KOBJ)/vmlinux
+INITRAMFS := $(KOBJ)/initramfs.cpio.gz
+BUSYBOX   := $(B)/busybox/busybox
+
+.PHONY: run check shell guest deps tree kernel initramfs clean
+
+deps:
+	@$(STAGE) deps harness/deps.sh
+	@mkdir -p $(B)/bin
+	@ln -sfn /usr/bin/m68k-linux-gnu-gcc-12 $(B)/bin/m68k-linux-gnu-gcc
+
+$(PRISTINE)/Makefile: | deps
+	@$(STAGE) fetch-kernel harness/fetch-kernel.sh $(B)/dl $(PRISTINE)
+
+tree: $(PRISTINE)/Makefile
+	@$(STAGE) sync-tree harness/sync-tree.sh $(CURDIR) $(PRISTINE) $(TREE)
+
+$(KOBJ)/.config: $(FRAGS) harness/kconfig.sh | tree
+	@$(STAGE) kconfig harness/kconfig.sh $(TREE) $(KOBJ) $(FRAGS)
+
+kernel: tree $(KOBJ)/.config
+	@$(STAGE) kernel-$(VARIANT) harness/build-kernel.sh $(TREE) $(KOBJ) $(JOBS)
+
+$(BUSYBOX): harness/build-busybox.sh | deps
+	@$(STAGE) busybox harness/build-busybox.sh $(B)/busybox
+
+initramfs: kernel $(BUSYBOX)
+	@$(STAGE) initramfs harness/mkinitramfs.sh $(KOBJ) $(BUSYBOX) $(TREE) $(INITRAMFS)
+
+run: initramfs
+	@$(STAGE) demo harness/qemu-run.sh --kernel $(VMLINUX) --initrd $(INITRAMFS) \
+		--timeout $(GUEST_TIMEOUT) --log $(B)/logs/demo.log --strict guest/demo.sh
+
+guest: initramfs
+	@test -n "$(SCRIPT)" || { echo "usage: make guest SCRIPT=path/to/script.sh" >&2; exit 2; }
+	@harness/qemu-run.sh --kernel $(VMLINUX) --initrd $(INITRAMFS) \
+		--timeout $(GUEST_TIMEOUT) --log $(B)/logs/guest.log $(SCRIPT)
+
+shell: initramfs
+	@harness/qemu-run.sh --kernel $(VMLINUX) --initrd $(INITRAMFS) --interactive
+
+check: initramfs
+	@harness/check.sh
+
+clean:
+	rm -rf $(B)/kobj-* $(B)/linux $(B)/logs

@@ -1,0 +1,39 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# `make run`: show tracing working on m68k.
+. /harness/lib.sh
+set -e
+banner() { echo; echo "######## $*"; }
+
+banner "kernel: $(uname -r) on $(sed -n 's/^CPU:[[:space:]]*//p' /proc/cpuinfo)"
+echo "available_tracers: $(cat $T/available_tracers)"
+echo "trace events: $(wc -l <$T/available_events)"
+
+banner "sched_switch events while running 'ls /proc'"
+trace_reset
+echo 1 >$T/events/sched/sched_switch/enable
+ls /proc >/dev/null
+echo 0 >$T/events/sched/sched_switch/enable
+grep sched_switch $T/trace | head -8
+
+banner "an event with options/stacktrace"
+trace_reset
+echo 1 >$T/options/stacktrace
+echo 1 >$T/events/sched/sched_switch/enable
+sleep 0.01
+echo 0 >$T/events/sched/sched_switch/enable
+echo 0 >$T/options/stacktrace
+grep -A10 -m1 'sched_switch:' $T/trace
+
+banner "irqsoff tracer: longest interrupts-off section during a workload"
+trace_reset
+echo 0 >$T/tracing_max_latency
+echo irqsoff >$T/current_tracer
+workload
+echo nop >$T/current_tracer
+echo "tracing_max_latency: $(cat $T/tracing_max_latency) us"
+grep -v '^#' $T/trace | head -30
+
+banner "/proc/self/stack"
+cat /proc/self/stack
+trace_reset

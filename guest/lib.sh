@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for guest test scripts.  Each check prints one line that
+# harness/results.py counts:
+#   CHECK PASS <name>  |  CHECK FAIL <name>: <why>  |  CHECK SKIP <name>: <why>
+T=/sys/kernel/tracing
+CHECK_FAILED=0
+
+pass() { echo "CHECK PASS $1"; }
+fail() { echo "CHECK FAIL $1: $2"; CHECK_FAILED=$((CHECK_FAILED + 1)); }
+skip() { echo "CHECK SKIP $1: $2"; }
+
+# check NAME WHY-IF-FALSE COMMAND...: pass when COMMAND succeeds
+check() {
+	_n=$1 _w=$2
+	shift 2
+	if "$@"; then pass "$_n"; else fail "$_n" "$_w"; fi
+}
+
+# Reset tracefs to a known state between checks.
+trace_reset() {
+	echo 0 >$T/tracing_on
+	echo nop >$T/current_tracer
+	echo 0 >$T/events/enable
+	echo >$T/set_event_pid 2>/dev/null
+	echo 0 >$T/options/stacktrace
+	[ -w $T/set_ftrace_filter ] && echo >$T/set_ftrace_filter
+	[ -w $T/set_ftrace_notrace ] && echo >$T/set_ftrace_notrace
+	[ -w $T/set_graph_function ] && echo >$T/set_graph_function
+	echo >$T/trace
+	echo 1 >$T/tracing_on
+}
+
+# A small workload that sleeps, forks, execs and moves data through pipes.
+workload() {
+	for _i in 1 2 3 4 5; do
+		sleep 0.01
+		dd if=/dev/zero bs=4096 count=16 2>/dev/null | cat >/dev/null
+		ls /proc >/dev/null
+	done
+}
+
+# Is SYMBOL a text symbol in the running kernel (or a loaded module)?
+is_kernel_text() {
+	grep -q " [tTwW] $1\$\| [tTwW] $1	" /proc/kallsyms
+}
+
+# End a script: status is the number of failed checks.
+check_done() {
+	echo "checks: $CHECK_FAILED failed"
+	[ "$CHECK_FAILED" -eq 0 ]
+}

@@ -1,0 +1,94 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Foundation checks: tracefs, trace events, irqsoff tracer, stack traces.
+. /harness/lib.sh
+
+check tracefs "no $T/trace" test -f $T/trace
+grep -qw nop $T/available_tracers; check tracer-nop "not in available_tracers" test $? -eq 0
+grep -qw irqsoff $T/available_tracers
+check tracer-irqsoff "not in available_tracers: $(cat $T/available_tracers)" test $? -eq 0
+
+# --- sched_switch records events for a workload
+trace_reset
+echo 1 >$T/events/sched/sched_switch/enable
+workload
+echo 0 >$T/events/sched/sched_switch/enable
+n=$(grep -c 'sched_switch: prev_comm=.* ==> next_comm=' $T/trace)
+check sched-switch-events "only $n sched_switch events" test "$n" -gt 5
+# the workload's own commands must be among the switched tasks
+check sched-switch-comm "no switch names the workload's dd/sleep" \
+	grep -q 'prev_comm=\(dd\|sleep\|cat\|ls\) \|next_comm=\(dd\|sleep\|cat\|ls\) ' $T/trace
+
+# --- options/stacktrace with an event: symbolised stacks through the unwinder
+trace_reset
+echo 1 >$T/options/stacktrace
+echo 1 >$T/events/sched/sched_switch/enable
+workload
+echo 0 >$T/events/sched/sched_switch/enable
+echo 0 >$T/options/stacktrace
+grep -A12 'sched_switch:' $T/trace >/tmp/st.txt
+# sched_switch fires inside __schedule(), which schedule() calls
+check event-stacktrace-schedule "no '=> __schedule' then '=> schedule' in event stacks" \
+	sh -c "grep -A1 '=> __schedule\$' /tmp/st.txt | grep -q '=> schedule\$'"
+# every symbolised frame must be a real kernel text symbol
+bad=
+for f in $(sed -n 's/^ => \([a-zA-Z0-9_.]*\)$/\1/p' /tmp/st.txt | sort -u | head -40); do
+	is_kernel_text "$f" || bad="$bad $f"
+done
+nframes=$(grep -c '^ => ' /tmp/st.txt)
+check event-stacktrace-symbols "non-text frames:$bad (of $nframes)" \
+	test -z "$bad" -a "$nframes" -gt 10
+# a syscall-driven switch must unwind back to the syscall entry
+check event-stacktrace-depth "no stack reaches a sys_* entry point" \
+	grep -q '^ => \(__\)*sys_[a-z_0-9]*$' /tmp/st.txt
+
+# --- irqsoff tracer on a known irqs-off section (preemptirq_delay_test)
+trace_reset
+echo 0 >$T/tracing_max_latency
+echo irqsoff >$T/current_tracer
+if modprobe preemptirq_delay_test test_mode=irq delay=2000 burst_size=1; then
+	lat=$(cat $T/tracing_max_latency)
+	echo nop >$T/current_tracer
+	cat $T/trace >/tmp/irqsoff.txt
+	grep '\[preemptirq_delay_test\]' /proc/kallsyms >/tmp/mod.syms
+	rmmod preemptirq_delay_test
+	# the module busy-waits 2000us with interrupts off
+	check irqsoff-max-latency "tracing_max_latency=$lat, expected 2000..500000us" \
+		test "$lat" -ge 2000 -a "$lat" -le 500000
+	start=$(sed -n 's/^ => started at: *\([^+ ]*\).*/\1/p' /tmp/irqsoff.txt)
+	end=$(sed -n 's/^ => ended at: *\([^+ ]*\).*/\1/p' /tmp/irqsoff.txt)
+	echo "irqsoff: $lat us, started at $start, ended at $end"
+	check irqsoff-start-end "start '$start' / end '$end' are not the delay module's functions" \
+		sh -c "[ -n '$start' ] && grep -q ' $start\s' /tmp/mod.syms && grep -q ' $end\s' /tmp/mod.syms"
+	check irqsoff-stacktrace "latency trace has no symbolised stack" \
+		grep -q '^ => kthread$' /tmp/irqsoff.txt
+else
+	fail irqsoff-max-latency "modprobe preemptirq_delay_test failed"
+fi
+
+# --- irqsoff on a general workload: plausible latency, real endpoints
+trace_reset
+echo 0 >$T/tracing_max_latency
+echo irqsoff >$T/current_tracer
+workload
+lat=$(cat $T/tracing_max_latency)
+echo nop >$T/current_tracer
+start=$(sed -n 's/^ => started at: *\([^+ ]*\).*/\1/p' $T/trace)
+end=$(sed -n 's/^ => ended at: *\([^+ ]*\).*/\1/p' $T/trace)
+echo "irqsoff workload: $lat us, started at $start, ended at $end"
+check irqsoff-workload-latency "tracing_max_latency=$lat" test "$lat" -gt 0 -a "$lat" -lt 1000000
+check irqsoff-workload-endpoints "'$start'/'$end' are not kernel text" \
+	sh -c "grep -q ' [tTwW] $start\$' /proc/kallsyms && grep -q ' [tTwW] $end\$' /proc/kallsyms"
+
+# --- /proc/PID/stack: the current task and a blocked one
+check proc-self-stack "no vfs_read in /proc/self/stack" grep -q 'vfs_read' /proc/self/stack
+sleep 5 &
+pid=$!
+sleep 0.2
+cat /proc/$pid/stack >/tmp/blocked.txt
+kill $pid
+check proc-blocked-stack "sleeping task's stack lacks __schedule/nanosleep: $(tr '\n' ' ' </tmp/blocked.txt)" \
+	sh -c "grep -q '__schedule' /tmp/blocked.txt && grep -q 'nanosleep' /tmp/blocked.txt"
+
+trace_reset
+check_done

@@ -1,0 +1,27 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Run the kernel's own kselftest ftrace suite, unmodified, from the same
+# source tree (copied to /opt/ftrace in the initramfs).  Arguments are
+# passed to ftracetest (e.g. test.d/ftrace to run one directory).
+#
+# After the run, print one "FTRACE-REASON" line per case that did not
+# PASS, from the case's own log, so the results list says why.
+log=/tmp/ftracetest-logs
+rm -rf $log
+cd /opt/ftrace || exit 1
+./ftracetest -k -l $log "$@"
+rc=$?
+for f in "$log"/*-log.*; do
+	[ -f "$f" ] || continue
+	n=${f##*/}
+	n=${n%%-*}
+	# a case whose log has more than the "execute:" line said something
+	why=$(grep -v '^execute' "$f" | grep -v '^+ ' | grep -v '^$' | tail -n 1)
+	grep -q "^\[$n\].*\[PASS\]" $log/ftracetest.log 2>/dev/null && continue
+	echo "FTRACE-REASON [$n] ${why:-no message}"
+	# full log of real failures, for the host log
+	if grep -q "^\[$n\].*\[\(FAIL\|UNRESOLVED\)\]" $log/ftracetest.log; then
+		sed "s/^/FTRACE-LOG [$n] /" "$f" | tail -n 60
+	fi
+done
+exit $rc

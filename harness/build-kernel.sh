@@ -1,0 +1,16 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# build-kernel.sh TREE KOBJ JOBS: vmlinux + modules, modules installed
+# under KOBJ/modroot.  The full log is kept in KOBJ/build.log.
+set -euo pipefail
+tree=$1 kobj=$2 jobs=$3
+km=(make -C "$tree" O="$kobj" ARCH=m68k CROSS_COMPILE=m68k-linux-gnu- -j"$jobs")
+if ! "${km[@]}" vmlinux modules >"$kobj/build.log" 2>&1; then
+	grep -E 'error|Error|\*\*\*' "$kobj/build.log" | head -40 >&2
+	echo "build-kernel: FAILED, full log: $kobj/build.log" >&2
+	exit 1
+fi
+grep -E 'warning:' "$kobj/build.log" | sort -u | head -20 || true
+rm -rf "$kobj/modroot"
+"${km[@]}" -s INSTALL_MOD_PATH="$kobj/modroot" modules_install >>"$kobj/build.log" 2>&1
+echo "build-kernel: $(du -h "$kobj/vmlinux" | cut -f1) vmlinux, $(find "$kobj/modroot" -name '*.ko' | wc -l) modules"

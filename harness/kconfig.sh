@@ -1,0 +1,39 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# kconfig.sh TREE KOBJ FRAGMENT...: virt_defconfig + fragments, merged with
+# the kernel's own merge_config.sh.  Fails when a requested option did not
+# survive (a missing dependency would otherwise silently drop it).
+set -euo pipefail
+tree=$1 kobj=$2
+shift 2
+mkdir -p "$kobj"
+frags=()
+for f in "$@"; do frags+=("$(realpath "$f")"); done
+cd "$kobj"
+ARCH=m68k CROSS_COMPILE=m68k-linux-gnu- "$tree/scripts/kconfig/merge_config.sh" -m -O "$kobj" \
+	"$tree/arch/m68k/configs/virt_defconfig" "${frags[@]}" >"$kobj/merge.log"
+make -s -C "$tree" O="$kobj" ARCH=m68k CROSS_COMPILE=m68k-linux-gnu- olddefconfig
+
+bad=0
+for f in "${frags[@]}"; do
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=n) want="# ${line%=n} is not set" ;;
+		CONFIG_*) want=$line ;;
+		"# CONFIG_"*" is not set") want=$line ;;
+		*) continue ;;
+		esac
+		if ! grep -qxF "$want" .config; then
+			opt=${want#\# }
+			opt=${opt%%[= ]*}
+			echo "kconfig: $(basename "$f"): wanted '$want', got '$(grep -E "^(# )?$opt[= ]" .config || echo "(absent)")'" >&2
+			bad=1
+		fi
+	done <"$f"
+done
+if [ $bad -ne 0 ]; then
+	rm -f .config
+	echo "kconfig: requested options are missing from the final .config (see above)" >&2
+	exit 1
+fi
+echo "kconfig: $(grep -c '=y' .config) options =y"
