@@ -23,7 +23,8 @@ GUEST_TIMEOUT ?= 600
 STAGE    := $(CURDIR)/harness/stage.sh
 
 # Config fragments (configs/NAME.config) merged onto virt_defconfig, per variant.
-FRAGS_dynamic := base tracing
+FRAGS_dynamic := base tracing function
+FRAGS_static  := base tracing function static
 FRAGS_plain   := base
 FRAGS         := $(foreach f,$(FRAGS_$(VARIANT)),configs/$(f).config)
 ifeq ($(FRAGS),)

@@ -30,9 +30,10 @@ trace_reset
 echo 0 >$T/tracing_max_latency
 echo irqsoff >$T/current_tracer
 workload
-echo nop >$T/current_tracer
+echo 0 >$T/tracing_on
 echo "tracing_max_latency: $(cat $T/tracing_max_latency) us"
 grep -v '^#' $T/trace | head -30
+echo nop >$T/current_tracer
 
 banner "/proc/self/stack"
 cat /proc/self/stack

@@ -47,16 +47,18 @@ trace_reset
 echo 0 >$T/tracing_max_latency
 echo irqsoff >$T/current_tracer
 if modprobe preemptirq_delay_test test_mode=irq delay=2000 burst_size=1; then
+	# the latency snapshot is only readable while the tracer is current
+	echo 0 >$T/tracing_on
 	lat=$(cat $T/tracing_max_latency)
-	echo nop >$T/current_tracer
 	cat $T/trace >/tmp/irqsoff.txt
+	echo nop >$T/current_tracer
 	grep '\[preemptirq_delay_test\]' /proc/kallsyms >/tmp/mod.syms
 	rmmod preemptirq_delay_test
 	# the module busy-waits 2000us with interrupts off
 	check irqsoff-max-latency "tracing_max_latency=$lat, expected 2000..500000us" \
 		test "$lat" -ge 2000 -a "$lat" -le 500000
-	start=$(sed -n 's/^ => started at: *\([^+ ]*\).*/\1/p' /tmp/irqsoff.txt)
-	end=$(sed -n 's/^ => ended at: *\([^+ ]*\).*/\1/p' /tmp/irqsoff.txt)
+	start=$(sed -n 's/^# *=> started at: *\([^+ ]*\).*/\1/p' /tmp/irqsoff.txt)
+	end=$(sed -n 's/^# *=> ended at: *\([^+ ]*\).*/\1/p' /tmp/irqsoff.txt)
 	echo "irqsoff: $lat us, started at $start, ended at $end"
 	check irqsoff-start-end "start '$start' / end '$end' are not the delay module's functions" \
 		sh -c "[ -n '$start' ] && grep -q ' $start\s' /tmp/mod.syms && grep -q ' $end\s' /tmp/mod.syms"
@@ -71,10 +73,12 @@ trace_reset
 echo 0 >$T/tracing_max_latency
 echo irqsoff >$T/current_tracer
 workload
+echo 0 >$T/tracing_on
 lat=$(cat $T/tracing_max_latency)
+cat $T/trace >/tmp/irqsoff-wl.txt
 echo nop >$T/current_tracer
-start=$(sed -n 's/^ => started at: *\([^+ ]*\).*/\1/p' $T/trace)
-end=$(sed -n 's/^ => ended at: *\([^+ ]*\).*/\1/p' $T/trace)
+start=$(sed -n 's/^# *=> started at: *\([^+ ]*\).*/\1/p' /tmp/irqsoff-wl.txt)
+end=$(sed -n 's/^# *=> ended at: *\([^+ ]*\).*/\1/p' /tmp/irqsoff-wl.txt)
 echo "irqsoff workload: $lat us, started at $start, ended at $end"
 check irqsoff-workload-latency "tracing_max_latency=$lat" test "$lat" -gt 0 -a "$lat" -lt 1000000
 check irqsoff-workload-endpoints "'$start'/'$end' are not kernel text" \
@@ -87,8 +91,9 @@ pid=$!
 sleep 0.2
 cat /proc/$pid/stack >/tmp/blocked.txt
 kill $pid
-check proc-blocked-stack "sleeping task's stack lacks __schedule/nanosleep: $(tr '\n' ' ' </tmp/blocked.txt)" \
-	sh -c "grep -q '__schedule' /tmp/blocked.txt && grep -q 'nanosleep' /tmp/blocked.txt"
+# (scheduler functions are left out of /proc/PID/stack by design)
+check proc-blocked-stack "sleeping task's stack lacks nanosleep <- sys_*: $(tr '\n' ' ' </tmp/blocked.txt)" \
+	sh -c "grep -A3 'hrtimer_nanosleep' /tmp/blocked.txt | grep -q ' sys_'"
 
 trace_reset
 check_done
