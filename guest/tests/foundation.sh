@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Foundation checks: tracefs, trace events, irqsoff tracer, stack traces.
 . /harness/lib.sh
+. /harness/tests/boot-selftests.sh
 
 check tracefs "no $T/trace" test -f $T/trace
 grep -qw nop $T/available_tracers; check tracer-nop "not in available_tracers" test $? -eq 0

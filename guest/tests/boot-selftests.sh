@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: GPL-2.0
+# Sourced by guest suites: turn the kernel's boot-time tracing self tests
+# (CONFIG_FTRACE_STARTUP_TEST, CONFIG_EVENT_TRACE_STARTUP_TEST) into checks.
+# Each tracer or ftrace test is a check; the per-event tests are one check.
+# A self test prints "Testing X: " and its verdict as a continuation, which
+# another message may split from it: join them again.
+dmesg | sed 's/^\[[ 0-9.]*\] //' | awk '
+	/^Testing .*: $/ { if (held != "") print held; held = $0; next }
+	held != "" && /^(OK|PASSED|FAILED.*|SKIPPED.*)$/ { print held $0; held = ""; next }
+	{ print }
+	END { if (held != "") print held }' >/tmp/dmesg.txt
+# "<n> <total> <line>": a test that runs twice (again with the function
+# tracer on) gets its run number in its name
+grep '^Testing ' /tmp/dmesg.txt | grep -v '^Testing event' | awk -F': ' '
+	{ line[NR] = $0; key[NR] = $1; total[$1]++ }
+	END { for (i = 1; i <= NR; i++) print ++seen[key[i]], total[key[i]], line[i] }' >/tmp/selftests.txt
+while read -r n total line; do
+	what=${line#Testing }
+	what=${what%%:*}
+	name=selftest:$(echo "$what" | tr ' #' '_-')
+	[ "$total" -gt 1 ] && name=$name-$n
+	case $line in
+	*": PASSED"|*": OK") pass "$name" ;;
+	*"SKIPPED"*) skip "$name" "${line##*: }" ;;
+	*) fail "$name" "${line##*: }" ;;
+	esac
+done </tmp/selftests.txt
+check selftest:ran "no 'Testing tracer' line in the boot log" grep -q ' Testing tracer' /tmp/selftests.txt
+nev=$(grep -c '^Testing event .*: OK$' /tmp/dmesg.txt)
+bad=$(grep '^Testing event ' /tmp/dmesg.txt | grep -v ': OK$' | head -5 | tr '\n' ';')
+check selftest:events "event self tests not OK: $bad (OK: $nev)" test -z "$bad" -a "$nev" -gt 100
