@@ -1,0 +1,157 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# mkinitramfs.sh KOBJ BUSYBOX TREE OUT.cpio.gz: the guest's root filesystem.
+#
+#   /init, /harness/*   the repo's guest/ directory (/init = guest/init)
+#   /bin/busybox        + applet symlinks; /bin/sh is a real copy of busybox
+#   /lib/modules        KOBJ/modroot/lib/modules, when the kernel has modules
+#   /opt/ftrace         TREE/tools/testing/selftests/ftrace, unmodified
+#   /etc                passwd, group (several groups), hosts
+#
+# The tree is staged in KOBJ/initramfs-root and packed with the kernel's
+# gen_init_cpio, so every entry is owned by root and /dev/console and
+# /dev/null exist without root privileges.  Nothing is rebuilt when no input
+# changed (hashes in OUT.inputs).
+set -euo pipefail
+me=mkinitramfs
+die() { echo "$me: $*" >&2; exit 1; }
+
+[ $# -eq 4 ] || die "usage: $0 KOBJ BUSYBOX TREE OUT.cpio.gz"
+kobj=$(realpath "$1")
+busybox=$(realpath "$2")
+tree=$(realpath "$3")
+out=$(realpath -m "$4")
+self=$(realpath "$0")
+guest=$(realpath "$(dirname "$0")/../guest")
+links=$(dirname "$busybox")/busybox.links
+modules=$kobj/modroot/lib/modules
+selftests=$tree/tools/testing/selftests/ftrace
+
+[ -f "$busybox" ] || die "no busybox binary at $busybox"
+[ -f "$links" ] || die "no applet list at $links (made by harness/build-busybox.sh)"
+[ -x "$guest/init" ] || die "$guest/init missing or not executable"
+[ -x "$selftests/ftracetest" ] || die "no ftrace selftests in $selftests"
+
+# One line "NAME HASH" per input; a directory hashes names, modes, link
+# targets and contents.
+hash_dir() {
+	if [ -d "$1" ]; then
+		tar -C "$1" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner \
+			-cf - . | sha256sum | cut -d' ' -f1
+	else
+		echo none
+	fi
+}
+hash_inputs() {
+	echo "script $(sha256sum <"$self" | cut -d' ' -f1)"
+	echo "busybox $(cat "$busybox" "$links" | sha256sum | cut -d' ' -f1)"
+	echo "modules $(hash_dir "$modules")"
+	echo "guest $(hash_dir "$guest")"
+	echo "selftests $(hash_dir "$selftests")"
+}
+stamp=$out.inputs
+now=$(hash_inputs)
+if [ -f "$out" ] && [ -f "$stamp" ] && [ "$now" = "$(cat "$stamp")" ]; then
+	echo "$me: $out is up to date"
+	exit 0
+fi
+if [ -f "$out" ] && [ -f "$stamp" ]; then
+	changed=$({ diff <(echo "$now") "$stamp" || true; } | sed -n 's/^< \([a-z]*\) .*/\1/p' | tr '\n' ' ')
+	echo "$me: rebuilding, changed: $changed"
+else
+	echo "$me: building $out"
+fi
+
+root=$kobj/initramfs-root
+rm -rf "$root"
+mkdir -p "$root"
+cd "$root"
+mkdir -p bin sbin usr/bin usr/sbin etc dev proc sys tmp run mnt root opt harness lib/modules var/tmp
+chmod 1777 tmp var/tmp
+chmod 700 root
+
+cp "$busybox" bin/busybox
+chmod 755 bin/busybox
+# The uprobe selftest needs a mapping of a file named .../bin/sh: a copy, not a link.
+cp bin/busybox bin/sh
+# ~400 applet links in one process (a fork per link takes seconds).
+perl -nle 'next if m{^(/bin/sh|/linuxrc)?$};
+	symlink("/bin/busybox", ".$_") or die "'"$me"': applet link $_: $!\n"' "$links"
+
+if [ -d "$modules" ]; then
+	cp -a "$modules/." lib/modules/
+	# modules_install leaves build/source links pointing into the host.
+	find lib/modules -mindepth 2 -maxdepth 2 -type l \( -name build -o -name source \) -delete
+	nmod=$(find lib/modules -name '*.ko*' | wc -l)
+else
+	nmod=0
+fi
+
+cp -a "$selftests" opt/ftrace
+cp -a "$guest/." harness/
+cp "$guest/init" init
+chmod 755 init
+
+cat >etc/passwd <<'EOF'
+root:x:0:0:root:/root:/bin/sh
+daemon:x:1:1:daemon:/usr/sbin:/bin/false
+bin:x:2:2:bin:/bin:/bin/false
+sys:x:3:3:sys:/dev:/bin/false
+nobody:x:65534:65534:nobody:/nonexistent:/bin/false
+EOF
+cat >etc/group <<'EOF'
+root:x:0:
+daemon:x:1:
+bin:x:2:
+sys:x:3:
+adm:x:4:
+tty:x:5:
+disk:x:6:
+lp:x:7:
+mail:x:8:
+kmem:x:15:
+dialout:x:20:
+audio:x:29:
+video:x:44:
+staff:x:50:
+users:x:100:
+nogroup:x:65534:
+EOF
+cat >etc/hosts <<'EOF'
+127.0.0.1	localhost
+::1		localhost ip6-localhost
+EOF
+echo m68k >etc/hostname
+
+# gen_init_cpio takes whitespace-separated fields: no blanks in names.
+bad=$(find . -name '*[[:space:]]*' | head -n 3)
+[ -z "$bad" ] || die "file names with blanks cannot be packed: $bad"
+
+gen=$kobj/usr/gen_init_cpio
+if [ ! -x "$gen" ]; then
+	gen=$kobj/initramfs-gen_init_cpio
+	if [ ! -x "$gen" ] || [ "$gen" -ot "$tree/usr/gen_init_cpio.c" ]; then
+		echo "$me: building $gen"
+		gcc -O2 -o "$gen" "$tree/usr/gen_init_cpio.c" || die "cannot build gen_init_cpio"
+	fi
+fi
+
+list=$kobj/initramfs.list
+{
+	find . -mindepth 1 -printf '%y %P %m %l\n' | LC_ALL=C sort -k2,2 | while read -r type path mode target; do
+		case $type in
+		d) echo "dir /$path $mode 0 0" ;;
+		f) echo "file /$path $root/$path $mode 0 0" ;;
+		l) echo "slink /$path $target 0777 0 0" ;;
+		*) die "unexpected file type '$type': $path" ;;
+		esac
+	done
+	# After /dev itself: the kernel does not create missing parents.
+	echo "nod /dev/console 0600 0 0 c 5 1"
+	echo "nod /dev/null 0666 0 0 c 1 3"
+} >"$list"
+
+"$gen" "$list" | gzip -9 >"$out.tmp" || die "gen_init_cpio failed (list: $list)"
+mv "$out.tmp" "$out"
+echo "$now" >"$stamp"
+echo "$me: $out: $(du -h "$out" | cut -f1), $(wc -l <"$list") entries, $nmod modules"

@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# qemu-run.sh: the one place where the m68k guest is booted.
+#
+#   qemu-run.sh --kernel VMLINUX --initrd INITRAMFS [--timeout SECS]
+#               [--log FILE] [--strict] [--append "CMDLINE"] SCRIPT
+#   qemu-run.sh --kernel VMLINUX --initrd INITRAMFS [--append "CMDLINE"] --interactive
+#
+# SCRIPT is appended to the initramfs as /harness/run.sh and run as root by
+# guest/init, which prints "HARNESS-EXIT: <status>" and powers off.  The
+# console goes to stdout and to the log (default: a temporary file).
+# Exit status: the script's status; 124 on timeout (default 600 s); 1 when
+# the guest ended without the marker, and with --strict when the console
+# shows any of STRICT_PATTERNS.  Extra QEMU options come from $QEMU_EXTRA.
+set -euo pipefail
+me='qemu-run'
+die() { echo "$me: $*" >&2; exit 1; }
+
+# Console text that --strict treats as a failure, whatever the script said.
+STRICT_PATTERNS=(
+	'WARNING:'
+	'BUG:'
+	'Oops'
+	'Kernel panic'
+	'Unable to handle kernel'
+	'------------[ cut here ]'
+	'INFO: possible'
+	'lockdep'
+	'Call Trace'
+)
+
+usage() { sed -n 's/^#   //p' "$0" >&2; exit 2; }
+kernel='' initrd='' timeout=600 log='' strict='' append='' script='' interactive=''
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=${2:?}; shift 2 ;;
+	--initrd) initrd=${2:?}; shift 2 ;;
+	--timeout) timeout=${2:?}; shift 2 ;;
+	--log) log=${2:?}; shift 2 ;;
+	--append) append=${2:?}; shift 2 ;;
+	--strict) strict=1; shift ;;
+	--interactive) interactive=1; shift ;;
+	-*) echo "$me: unknown option $1" >&2; usage ;;
+	*) [ -z "$script" ] || usage; script=$1; shift ;;
+	esac
+done
+if [ -z "$kernel" ] || [ -z "$initrd" ]; then usage; fi
+if [ -n "$script" ] && [ -n "$interactive" ] || [ -z "$script$interactive" ]; then
+	usage
+fi
+[ -f "$kernel" ] || die "no kernel at $kernel"
+[ -f "$initrd" ] || die "no initramfs at $initrd"
+[[ $timeout =~ ^[0-9]+$ ]] || die "--timeout wants seconds, got '$timeout'"
+
+# QEMU_EXTRA is split on blanks on purpose.
+# shellcheck disable=SC2206
+qemu=(qemu-system-m68k -M virt -cpu m68040 -m 256M -nographic -no-reboot
+	-kernel "$kernel" ${QEMU_EXTRA:-})
+cmdline="console=ttyGF0 panic=-1"
+
+if [ -n "$interactive" ]; then
+	exec "${qemu[@]}" -initrd "$initrd" -append "$cmdline harness.mode=shell $append"
+fi
+
+[ -f "$script" ] || die "no script at $script"
+tmp=$(mktemp -d /tmp/qemu-run.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/root/harness"
+install -m 755 "$script" "$tmp/root/harness/run.sh"
+(cd "$tmp/root" && find harness | cpio -o -H newc -R 0:0 --quiet) | gzip >"$tmp/run.cpio.gz"
+# Linux unpacks concatenated (separately compressed) cpio archives in order.
+cat "$initrd" "$tmp/run.cpio.gz" >"$tmp/initrd"
+
+keep=$log
+if [ -n "$log" ]; then
+	mkdir -p "$(dirname "$log")"
+else
+	log=$tmp/console.log
+fi
+
+t0=$(date +%s)
+set +e
+timeout -k 5 "$timeout" "${qemu[@]}" -initrd "$tmp/initrd" \
+	-append "$cmdline harness.mode=script $append" </dev/null 2>&1 |
+	tr -d '\r' | tee "$log"
+qrc=${PIPESTATUS[0]}
+set -e
+t=$(($(date +%s) - t0))
+
+rc=$(sed -n 's/^HARNESS-EXIT: \([0-9]\+\)$/\1/p' "$log" | tail -n 1)
+if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
+	printf "\n%s\n" "$me: TIMEOUT after ${timeout}s" >&2
+	rc=124
+elif [ -z "$rc" ]; then
+	if grep -q 'Kernel panic' "$log"; then
+		echo "$me: no HARNESS-EXIT marker: guest panicked (QEMU exit $qrc, ${t}s)" >&2
+	else
+		echo "$me: no HARNESS-EXIT marker: guest died/lost console (QEMU exit $qrc, ${t}s)" >&2
+	fi
+	rc=1
+else
+	echo "$me: guest script exited $rc after ${t}s"
+fi
+
+if [ -n "$strict" ]; then
+	pats=()
+	for p in "${STRICT_PATTERNS[@]}"; do pats+=(-e "$p"); done
+	if grep -nF "${pats[@]}" "$log" >"$tmp/strict"; then
+		head -n 40 "$tmp/strict" >&2
+		echo "$me: --strict: the console shows $(wc -l <"$tmp/strict") kernel problem line(s) (above${keep:+; log: $log})" >&2
+		rc=1
+	fi
+fi
+exit "$rc"

@@ -1,0 +1,296 @@
+# SPDX-License-Identifier: GPL-2.0
+# Unit tests of harness/results.py on synthetic console logs.
+# Run: python3 -m unittest discover -v -s harness/tests  (or harness/host-tests.sh)
+
+import io
+import os
+import sys
+import tempfile
+import unittest
+from contextlib import redirect_stdout
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import results  # noqa: E402
+
+T = '\t'
+
+
+def ftrace_log(case_lines, summary):
+    """An ftracetest console run: header, case lines, "# of" summary."""
+    keys = ['passed', 'failed', 'unresolved', 'untested', 'unsupported',
+            'xfailed', 'undefined(test bug)']
+    out = ['=== Ftrace unit tests ==='] + case_lines + ['']
+    out += [f'# of {k}:  {summary.get(k, 0)}' for k in keys]
+    return '\n'.join(out) + '\n'
+
+
+def run_cli(args):
+    buf = io.StringIO()
+    with redirect_stdout(buf):
+        rc = results.main(args)
+    return rc, buf.getvalue()
+
+
+def by_verdict(cases, verdict):
+    return [c.name for c in cases if c.verdict == verdict]
+
+
+class FtracetestTest(unittest.TestCase):
+    MIX = [
+        f'[1] Basic trace file check{T}[PASS]',
+        f'[2] Basic test for tracers{T}[FAIL]',
+        'execute: /opt/ftrace/test.d/00basic/basic2.tc',
+        '+ checkreq /opt/ftrace/test.d/00basic/basic2.tc',
+        f'[3] Kprobe dynamic event{T}[UNSUPPORTED]',
+        f'[4] Expected failure{T}[XFAIL]',
+        f'[5] Interrupted case{T}[UNRESOLVED]',
+        f'[6] Never run{T}[UNTESTED]',
+        f'[7] (instance)  Basic test for tracers{T}[PASS]',
+    ]
+    MIX_SUMMARY = dict(passed=2, failed=1, unresolved=1, untested=1,
+                       unsupported=1, xfailed=1)
+
+    def test_mix_of_results(self):
+        cases = results.parse_text(ftrace_log(self.MIX, self.MIX_SUMMARY))
+        self.assertEqual(len(cases), 7)
+        self.assertEqual(results.totals(cases), {'pass': 3, 'fail': 2, 'skip': 2})
+        self.assertEqual(by_verdict(cases, 'fail'),
+                         ['[2] Basic test for tracers', '[5] Interrupted case'])
+        self.assertEqual(by_verdict(cases, 'skip'),
+                         ['[3] Kprobe dynamic event', '[6] Never run'])
+        self.assertEqual({c.suite for c in cases}, {'ftracetest'})
+        self.assertEqual([c.result for c in cases],
+                         ['PASS', 'FAIL', 'UNSUPPORTED', 'XFAIL', 'UNRESOLVED',
+                          'UNTESTED', 'PASS'])
+
+    def test_instance_reruns_are_separate_cases(self):
+        lines = [f'[1] Basic test for tracers{T}[PASS]',
+                 f'[2] (instance)  Basic test for tracers{T}[PASS]']
+        cases = results.parse_text(ftrace_log(lines, dict(passed=2)))
+        self.assertEqual([c.name for c in cases],
+                         ['[1] Basic test for tracers',
+                          '[2] (instance) Basic test for tracers'])
+        self.assertEqual(results.totals(cases)['pass'], 2)
+
+    def test_summary_mismatch_is_an_error(self):
+        lines = [f'[1] A{T}[PASS]', f'[2] B{T}[FAIL]']
+        cases = results.parse_text(ftrace_log(lines, dict(passed=2, failed=1)))
+        errors = [c for c in cases if c.suite == 'errors']
+        self.assertEqual(len(errors), 1)
+        self.assertIn('summary says 2 passed', errors[0].name)
+        self.assertEqual(errors[0].verdict, 'fail')
+        self.assertEqual(results.totals(cases), {'pass': 1, 'fail': 2, 'skip': 0})
+
+    def test_consistent_summary_has_no_error(self):
+        cases = results.parse_text(ftrace_log(self.MIX, self.MIX_SUMMARY))
+        self.assertFalse([c for c in cases if c.suite == 'errors'])
+
+    def test_run_cut_short(self):
+        text = ('=== Ftrace unit tests ===\n'
+                f'[1] A{T}[PASS]\n'
+                '[2] Kprobe event with comm arguments+ checkreq /x.tc\n'
+                'Kernel panic - not syncing: Fatal exception\n')
+        cases = results.parse_text(text)
+        self.assertEqual(results.totals(cases), {'pass': 1, 'fail': 2, 'skip': 0})
+        stuck = [c for c in cases if c.result == 'NORESULT']
+        self.assertEqual(stuck[0].name, '[2] Kprobe event with comm arguments')
+        self.assertTrue(any('no "# of passed" summary' in c.name for c in cases))
+
+    def test_verbose_output_between_name_and_result(self):
+        lines = ['[1] Basic trace file check+ checkreq /opt/ftrace/test.d/basic1.tc',
+                 "+ grep '^#[ \\t]*requires:' /opt/ftrace/test.d/basic1.tc",
+                 '[1] not a case: wrong number, inside the output',
+                 f'{T}[PASS]',
+                 '[2] Second+ checkreq /opt/ftrace/test.d/basic2.tc',
+                 f'some output without newline{T}[FAIL]']
+        cases = results.parse_text(ftrace_log(lines, dict(passed=1, failed=1)))
+        self.assertEqual([(c.name, c.result) for c in cases],
+                         [('[1] Basic trace file check', 'PASS'), ('[2] Second', 'FAIL')])
+
+    def test_console_noise(self):
+        text = ('[    0.000000] Linux version 6.12\r\n'
+                '=== Ftrace unit tests ===\r\n'
+                '[    5.123456] random: crng init done\n'
+                f'[1] \x1b[32mColoured\x1b[0m{T}[\x1b[32mPASS\x1b[0m]\r\n'
+                '[   12.5] ignored\n'
+                '# of passed:  1\n# of failed:  0\n# of unresolved:  0\n'
+                '# of untested:  0\n# of unsupported:  0\n# of xfailed:  0\n'
+                '# of undefined(test bug):  0\n')
+        cases = results.parse_text(text)
+        self.assertEqual([(c.name, c.verdict) for c in cases], [('[1] Coloured', 'pass')])
+
+    def test_reasons_from_case_logs(self):
+        text = (ftrace_log([f'[1] A{T}[PASS]', f'[2] B{T}[UNSUPPORTED]', f'[3] C{T}[FAIL]'],
+                           dict(passed=1, unsupported=1, failed=1)) +
+                'FTRACE-REASON [2] kprobe_events not found\n'
+                'FTRACE-LOG [3] + echo 1\n'
+                'FTRACE-REASON [3] sh: write error: Invalid argument\n')
+        cases = results.parse_text(text)
+        self.assertEqual([c.reason for c in cases],
+                         ['', 'kprobe_events not found', 'sh: write error: Invalid argument'])
+
+    def test_two_runs_in_one_log(self):
+        text = (ftrace_log([f'[1] A{T}[PASS]'], dict(passed=1)) +
+                ftrace_log([f'[1] B{T}[FAIL]'], dict(failed=1)))
+        cases = results.parse_text(text)
+        self.assertEqual([c.name for c in cases], ['[1] A', '[1] B (run 2)'])
+        self.assertFalse([c for c in cases if c.suite == 'errors'])
+
+
+KUNIT = """\
+KTAP version 1
+1..2
+    KTAP version 1
+    # Subtest: example
+    # module: kunit_example_test
+    1..4
+    ok 1 example_simple_test
+    # example_fail_test: EXPECTATION FAILED at lib/kunit/example.c:25
+    Expected 1 == 2
+    not ok 2 example_fail_test
+    ok 3 example_skip_test # SKIP this test should be skipped
+        KTAP version 1
+        # Subtest: example_params_test
+        ok 1 example value 3 # SKIP unsupported param value 3
+        ok 2 example value 2
+        not ok 3 example value 1
+        # example_params_test: pass:1 fail:1 skip:1 total:3
+    not ok 4 example_params_test
+# example: pass:1 fail:2 skip:1 total:4
+not ok 1 example
+    KTAP version 1
+    # Subtest: other
+    1..1
+    ok 1 other_test
+ok 2 other
+# Totals: pass:3 fail:2 skip:2 total:7
+"""
+
+
+class TapTest(unittest.TestCase):
+    def test_kunit_nested_leaf_cases(self):
+        cases = results.parse_text(KUNIT)
+        self.assertEqual(
+            [(c.suite, c.name, c.verdict) for c in cases],
+            [('kunit:example', 'example_simple_test', 'pass'),
+             ('kunit:example', 'example_fail_test', 'fail'),
+             ('kunit:example', 'example_skip_test', 'skip'),
+             ('kunit:example', 'example_params_test/example value 3', 'skip'),
+             ('kunit:example', 'example_params_test/example value 2', 'pass'),
+             ('kunit:example', 'example_params_test/example value 1', 'fail'),
+             ('kunit:other', 'other_test', 'pass')])
+        self.assertEqual(cases[1].reason,
+                         'example_fail_test: EXPECTATION FAILED at lib/kunit/example.c:25')
+        self.assertEqual(cases[2].reason, 'this test should be skipped')
+
+    def test_kunit_with_printk_timestamps(self):
+        text = '\n'.join(f'[    1.{i:06d}] {line}'
+                         for i, line in enumerate(KUNIT.splitlines()))
+        self.assertEqual(results.totals(results.parse_text(text)),
+                         {'pass': 3, 'fail': 2, 'skip': 2})
+
+    def test_failed_suite_without_failed_case(self):
+        text = ('KTAP version 1\n1..1\n    # Subtest: s\n    1..1\n'
+                '    ok 1 a\n# s: suite_exit failed\nnot ok 1 s\n')
+        cases = results.parse_text(text)
+        self.assertEqual([c.verdict for c in cases], ['pass', 'fail'])
+        self.assertIn('suite failed', cases[1].name)
+
+    def test_ok_lines_outside_tap_are_ignored(self):
+        self.assertEqual(results.parse_text('ok 1 looks like tap\nnot ok 2 x\n'), [])
+
+    def test_ftracetest_ktap_mode(self):
+        text = ('TAP version 13\n1..3\nnot ok 1 Basic trace file check\n'
+                'ok 2 Test tracefs GID mount option # SKIP\n'
+                'ok 3 (instance) Basic test # XFAIL\n'
+                '# Totals: pass:0 fail:1 xfail:1 xpass:0 skip:1 error:0\n')
+        cases = results.parse_text(text)
+        self.assertEqual([(c.name, c.verdict, c.result) for c in cases],
+                         [('Basic trace file check', 'fail', 'not ok'),
+                          ('Test tracefs GID mount option', 'skip', 'SKIP'),
+                          ('(instance) Basic test', 'pass', 'XFAIL')])
+
+
+class CheckLineTest(unittest.TestCase):
+    def test_check_lines(self):
+        text = ('CHECK PASS recordmcount: all sites found\n'
+                'CHECK FAIL patching: site 0x1234 still calls _mcount\n'
+                'CHECK SKIP host:TestX.test_y: needs root\n'
+                'CHECK PASS plain\n'
+                'echo CHECK PASS not at line start\n')
+        cases = results.parse_text(text)
+        self.assertEqual([(c.suite, c.name, c.verdict, c.reason) for c in cases],
+                         [('check', 'recordmcount', 'pass', 'all sites found'),
+                          ('check', 'patching', 'fail', 'site 0x1234 still calls _mcount'),
+                          ('host', 'host:TestX.test_y', 'skip', 'needs root'),
+                          ('check', 'plain', 'pass', '')])
+
+
+class CliTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+
+    def write(self, name, text):
+        path = os.path.join(self.dir.name, name)
+        with open(path, 'w') as f:
+            f.write(text)
+        return path
+
+    def test_summarize_all_passing(self):
+        a = self.write('a.log', ftrace_log([f'[1] A{T}[PASS]', f'[2] B{T}[UNSUPPORTED]'],
+                                           dict(passed=1, unsupported=1)))
+        b = self.write('b.log', 'CHECK PASS host:x\n')
+        rc, out = run_cli(['summarize', a, b])
+        self.assertEqual(rc, 0)
+        self.assertEqual(out.splitlines()[-1], '2 passed, 0 failed, 1 skipped')
+        self.assertIn('SKIP ftracetest: [2] B [UNSUPPORTED]', out)
+        self.assertRegex(out, r'(?m)^ftracetest\s+1\s+0\s+1$')
+        self.assertRegex(out, r'(?m)^host\s+1\s+0\s+0$')
+
+    def test_summarize_lists_failures(self):
+        a = self.write('a.log', 'CHECK FAIL boot: no marker\nCHECK SKIP x: y\n')
+        rc, out = run_cli(['summarize', a])
+        self.assertEqual(rc, 1)
+        self.assertIn('FAIL check: boot: no marker', out)
+        self.assertIn('SKIP check: x: y', out)
+        self.assertEqual(out.splitlines()[-1], '0 passed, 1 failed, 1 skipped')
+
+    def test_empty_log_fails(self):
+        rc, out = run_cli(['summarize', self.write('empty.log', '')])
+        self.assertEqual(rc, 1)
+        self.assertIn('no test case found', out)
+        self.assertEqual(out.splitlines()[-1], '0 passed, 0 failed, 0 skipped')
+
+    def test_missing_log_fails(self):
+        rc, out = run_cli(['summarize', os.path.join(self.dir.name, 'nope.log')])
+        self.assertEqual(rc, 1)
+        self.assertIn('cannot read log', out)
+        self.assertEqual(out.splitlines()[-1], '0 passed, 1 failed, 0 skipped')
+
+
+class UnittestConversionTest(unittest.TestCase):
+    def test_verbose_output_to_checks(self):
+        text = ('test_a (test_results.FooTest.test_a) ... ok\n'
+                'test_b (test_results.FooTest) ... FAIL\n'
+                'test_c (test_results.FooTest.test_c) ... ERROR\n'
+                "test_d (test_results.FooTest.test_d) ... skipped 'no qemu'\n"
+                'test_e (test_results.FooTest.test_e)\nA docstring ... expected failure\n'
+                '\n' + '-' * 70 + '\nRan 5 tests in 0.01s\n\nFAILED (failures=1, errors=1)\n')
+        self.assertEqual(results.unittest_checks(text),
+                         ['CHECK PASS host:FooTest.test_a',
+                          'CHECK FAIL host:FooTest.test_b: FAIL',
+                          'CHECK FAIL host:FooTest.test_c: ERROR',
+                          'CHECK SKIP host:FooTest.test_d: no qemu',
+                          'CHECK PASS host:FooTest.test_e'])
+
+    def test_count_mismatch_and_crash(self):
+        text = 'test_a (m.C.test_a) ... ok\nRan 2 tests in 0.1s\n'
+        self.assertEqual(results.unittest_checks(text)[-1],
+                         'CHECK FAIL host:unittest: ran 2 tests, parsed 1')
+        self.assertEqual(results.unittest_checks('Traceback (most recent call last):\n'),
+                         ['CHECK FAIL host:unittest: no "Ran N tests" line (crashed?)'])
+
+
+if __name__ == '__main__':
+    unittest.main()
