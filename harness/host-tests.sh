@@ -11,7 +11,7 @@ raw=${log%.log}.raw
 mkdir -p "$(dirname "$log")"
 
 set +e
-python3 -m unittest discover -v -s "$here/tests" -p 'test_*.py' >"$raw" 2>&1
+PYTHONDONTWRITEBYTECODE=1 python3 -m unittest discover -v -s "$here/tests" -p 'test_*.py' >"$raw" 2>&1
 rc=$?
 set -e
 python3 "$here/results.py" from-unittest "$raw" >"$log"
