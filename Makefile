@@ -16,14 +16,15 @@ SHELL       := /bin/bash
 B        := $(CURDIR)/build
 PRISTINE := $(B)/pristine
 TREE     := $(B)/linux
-VARIANT  ?= dynamic
+VARIANT  ?= static
 KOBJ     := $(B)/kobj-$(VARIANT)
 JOBS     ?= $(shell nproc)
 GUEST_TIMEOUT ?= 600
 STAGE    := $(CURDIR)/harness/stage.sh
 
 # Config fragments (configs/NAME.config) merged onto virt_defconfig, per variant.
-FRAGS_dynamic := base tracing function
+# static: mcount-only function tracing (DYNAMIC_FTRACE=n); dynamic ftrace
+# will add its own variant.  plain: no function tracer (benchmark baseline).
 FRAGS_static  := base tracing function static
 FRAGS_plain   := base
 FRAGS         := $(foreach f,$(FRAGS_$(VARIANT)),configs/$(f).config)
@@ -76,7 +77,7 @@ shell: initramfs
 	@harness/qemu-run.sh --kernel $(VMLINUX) --initrd $(INITRAMFS) --interactive
 
 check: initramfs
-	@harness/check.sh
+	@harness/check.sh $(KOBJ)
 
 clean:
 	rm -rf $(B)/kobj-* $(B)/linux $(B)/logs

@@ -35,6 +35,16 @@ echo "tracing_max_latency: $(cat $T/tracing_max_latency) us"
 grep -v '^#' $T/trace | head -30
 echo nop >$T/current_tracer
 
+banner "function_graph of one read(2) system call"
+trace_reset
+echo 0 >$T/tracing_on
+echo function_graph >$T/current_tracer
+echo 1 >$T/tracing_on
+read -r line </proc/version
+echo 0 >$T/tracing_on
+awk '/sys_read\(\) \{/ { on = 1 } on { print; if (++n == 40) exit }' $T/trace
+echo nop >$T/current_tracer
+
 banner "/proc/self/stack"
 cat /proc/self/stack
 trace_reset

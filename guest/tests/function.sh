@@ -3,7 +3,6 @@
 # Function and function-graph tracer checks (work with or without
 # dynamic ftrace: nothing here needs set_ftrace_filter).
 . /harness/lib.sh
-. /harness/tests/boot-selftests.sh
 
 for t in function function_graph; do
 	grep -qw $t $T/available_tracers

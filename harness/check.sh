@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# `make check`: every test suite against one kernel build, then one summary
+# line from harness/results.py ("N passed, N failed, N skipped").
+#
+#   check.sh KOBJ
+#
+# Each guest suite is one boot (harness/qemu-run.sh --strict).  The boot
+# itself counts as a test case: it must reach the end of its script with a
+# console free of WARNING/BUG/Oops; its checks are counted on top.
+# Logs: build/logs/check/<suite>.log (console), <suite>.out (harness).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+kobj=${1:?usage: check.sh KOBJ}
+L=$top/build/logs/check
+rm -rf "$L"
+mkdir -p "$L"
+
+# guest NAME TIMEOUT SCRIPT [ARGS for qemu-run]
+guest() {
+	local name=$1 timeout=$2 script=$3
+	shift 3
+	"$top/harness/stage.sh" "check:$name" \
+		"$top/harness/qemu-run.sh" --kernel "$kobj/vmlinux" \
+		--initrd "$kobj/initramfs.cpio.gz" --timeout "$timeout" --strict \
+		--log "$L/$name.log" "$@" "$script" >"$L/$name.out" 2>&1
+	grep -E '^(==>|qemu-run:)|^CHECK FAIL|^\[[0-9]+\].*\[(FAIL|UNRESOLVED)\]' "$L/$name.out"
+	# the boot verdict, from qemu-run's own last words
+	if grep -q '^qemu-run: guest script exited' "$L/$name.out" &&
+	   ! grep -q '^qemu-run: --strict' "$L/$name.out"; then
+		echo "CHECK PASS boot:$name" >"$L/$name.boot"
+	else
+		echo "CHECK FAIL boot:$name: $(grep '^qemu-run:' "$L/$name.out" | tail -n 1)" >"$L/$name.boot"
+	fi
+}
+
+"$top/harness/stage.sh" check:host "$top/harness/host-tests.sh" "$L/host.log"
+
+guest foundation 600 "$top/guest/tests/foundation.sh"
+guest function 900 "$top/guest/tests/function.sh"
+guest syscalls 600 "$top/guest/tests/syscalls.sh"
+guest ftracetest 3600 "$top/guest/tests/ftracetest.sh"
+
+echo
+python3 "$top/harness/results.py" summarize "$L"/*.log "$L"/*.boot | tee "$L/summary.txt"
+exit "${PIPESTATUS[0]}"
