@@ -16,15 +16,16 @@ SHELL       := /bin/bash
 B        := $(CURDIR)/build
 PRISTINE := $(B)/pristine
 TREE     := $(B)/linux
-VARIANT  ?= static
+VARIANT  ?= dynamic
 KOBJ     := $(B)/kobj-$(VARIANT)
 JOBS     ?= $(shell nproc)
 GUEST_TIMEOUT ?= 600
 STAGE    := $(CURDIR)/harness/stage.sh
 
 # Config fragments (configs/NAME.config) merged onto virt_defconfig, per variant.
-# static: mcount-only function tracing (DYNAMIC_FTRACE=n); dynamic ftrace
-# will add its own variant.  plain: no function tracer (benchmark baseline).
+# dynamic: everything, with dynamic ftrace.  static: mcount-only function
+# tracing (DYNAMIC_FTRACE=n).  plain: no function tracer (benchmark baseline).
+FRAGS_dynamic := base tracing function dynamic
 FRAGS_static  := base tracing function static
 FRAGS_plain   := base
 FRAGS         := $(foreach f,$(FRAGS_$(VARIANT)),configs/$(f).config)
@@ -39,7 +40,7 @@ VMLINUX   := $(KOBJ)/vmlinux
 INITRAMFS := $(KOBJ)/initramfs.cpio.gz
 BUSYBOX   := $(B)/busybox/busybox
 
-.PHONY: run check shell guest deps tree kernel initramfs clean
+.PHONY: run check shell guest deps tree kernel initramfs clean FORCE
 
 deps:
 	@$(STAGE) deps harness/deps.sh
@@ -52,7 +53,12 @@ $(PRISTINE)/Makefile: | deps
 tree: $(PRISTINE)/Makefile
 	@$(STAGE) sync-tree harness/sync-tree.sh $(CURDIR) $(PRISTINE) $(TREE)
 
-$(KOBJ)/.config: $(FRAGS) harness/kconfig.sh | tree
+# Rewritten only when the variant's list of fragments changes.
+$(KOBJ)/.fragments: FORCE
+	@mkdir -p $(KOBJ)
+	@echo "$(FRAGS)" | cmp -s - $@ || echo "$(FRAGS)" >$@
+
+$(KOBJ)/.config: $(FRAGS) $(KOBJ)/.fragments harness/kconfig.sh | tree
 	@$(STAGE) kconfig harness/kconfig.sh $(TREE) $(KOBJ) $(FRAGS)
 
 kernel: tree $(KOBJ)/.config
@@ -76,8 +82,13 @@ guest: initramfs
 shell: initramfs
 	@harness/qemu-run.sh --kernel $(VMLINUX) --initrd $(INITRAMFS) --interactive
 
-check: initramfs
-	@harness/check.sh $(KOBJ)
+# Both function-tracer kernels: dynamic ftrace, and DYNAMIC_FTRACE=n.
+check:
+	@$(MAKE) --no-print-directory initramfs VARIANT=dynamic
+	@$(MAKE) --no-print-directory initramfs VARIANT=static
+	@harness/check.sh $(B)/kobj-dynamic $(B)/kobj-static
 
 clean:
 	rm -rf $(B)/kobj-* $(B)/linux $(B)/logs
+
+FORCE:

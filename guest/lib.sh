@@ -3,7 +3,7 @@
 # harness/results.py counts:
 #   CHECK PASS <name>  |  CHECK FAIL <name>: <why>  |  CHECK SKIP <name>: <why>
 T=/sys/kernel/tracing
-CHECK_FAILED=0
+CHECK_FAILED=${CHECK_FAILED:-0}
 
 pass() { echo "CHECK PASS $1"; }
 fail() { echo "CHECK FAIL $1: $2"; CHECK_FAILED=$((CHECK_FAILED + 1)); }

@@ -3,28 +3,31 @@
 # `make check`: every test suite against one kernel build, then one summary
 # line from harness/results.py ("N passed, N failed, N skipped").
 #
-#   check.sh KOBJ
+#   check.sh DYNAMIC_KOBJ STATIC_KOBJ
 #
+# The full set runs on the dynamic-ftrace kernel; the DYNAMIC_FTRACE=n
+# kernel runs the suites that do not need dynamic ftrace.
 # Each guest suite is one boot (harness/qemu-run.sh --strict).  The boot
 # itself counts as a test case: it must reach the end of its script with a
 # console free of WARNING/BUG/Oops; its checks are counted on top.
 # Logs: build/logs/check/<suite>.log (console), <suite>.out (harness).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-kobj=${1:?usage: check.sh KOBJ}
+dyn=${1:?usage: check.sh DYNAMIC_KOBJ STATIC_KOBJ}
+static=${2:?usage: check.sh DYNAMIC_KOBJ STATIC_KOBJ}
 L=$top/build/logs/check
 rm -rf "$L"
 mkdir -p "$L"
 
-# guest NAME TIMEOUT SCRIPT [ARGS for qemu-run]
+# guest KOBJ NAME TIMEOUT SCRIPT [ARGS for qemu-run]
 guest() {
-	local name=$1 timeout=$2 script=$3
-	shift 3
+	local kobj=$1 name=$2 timeout=$3 script=$4
+	shift 4
 	"$top/harness/stage.sh" "check:$name" \
 		"$top/harness/qemu-run.sh" --kernel "$kobj/vmlinux" \
 		--initrd "$kobj/initramfs.cpio.gz" --timeout "$timeout" --strict \
 		--log "$L/$name.log" "$@" "$script" >"$L/$name.out" 2>&1
-	grep -E '^(==>|qemu-run:)|^CHECK FAIL|^\[[0-9]+\].*\[(FAIL|UNRESOLVED)\]' "$L/$name.out"
+	grep -E '^(==>|qemu-run:)|^CHECK FAIL|^\[[0-9]+\].*\[FAIL\]|^ *not ok' "$L/$name.out"
 	# the boot verdict, from qemu-run's own last words
 	if grep -q '^qemu-run: guest script exited' "$L/$name.out" &&
 	   ! grep -q '^qemu-run: --strict' "$L/$name.out"; then
@@ -36,10 +39,15 @@ guest() {
 
 "$top/harness/stage.sh" check:host "$top/harness/host-tests.sh" "$L/host.log"
 
-guest foundation 600 "$top/guest/tests/foundation.sh"
-guest function 900 "$top/guest/tests/function.sh"
-guest syscalls 600 "$top/guest/tests/syscalls.sh"
-guest ftracetest 3600 "$top/guest/tests/ftracetest.sh"
+# KUnit suites run at every boot of the dynamic kernel: count them once.
+nokunit="--append kunit.enable=0"
+guest "$dyn" foundation 600 "$top/guest/tests/foundation.sh"
+guest "$dyn" function 900 "$top/guest/tests/function.sh" $nokunit
+guest "$dyn" syscalls 600 "$top/guest/tests/syscalls.sh" $nokunit
+guest "$dyn" dynamic 1200 "$top/guest/tests/dynamic.sh" $nokunit
+guest "$dyn" ftracetest 3600 "$top/guest/tests/ftracetest.sh" $nokunit
+guest "$static" static 900 "$top/guest/tests/static.sh"
+guest "$static" static-ftracetest 3600 "$top/guest/tests/ftracetest.sh"
 
 echo
 python3 "$top/harness/results.py" summarize "$L"/*.log "$L"/*.boot | tee "$L/summary.txt"

@@ -35,7 +35,7 @@ done <"$stage.overlay"
 # 2. patches, in series order, applied to pristine copies of the files they touch
 series=$repo/patches/series
 if [ -f "$series" ]; then
-	grep -v '^\s*\(#\|$\)' "$series" | while read -r p; do
+	{ grep -v '^\s*\(#\|$\)' "$series" || true; } | while read -r p; do
 		pf=$repo/patches/$p
 		[ -f "$pf" ] || { echo "sync-tree: patches/series names missing patch $p" >&2; exit 1; }
 		# files the patch touches (+++ b/path)

@@ -7,6 +7,9 @@
 dmesg | sed 's/^\[[ 0-9.]*\] //' | awk '
 	/^Testing .*: $/ { if (held != "") print held; held = $0; next }
 	held != "" && /^(OK|PASSED|FAILED.*|SKIPPED.*)$/ { print held $0; held = ""; next }
+	# the ftrace ops test prints "(a b c d e)" progress before its verdict
+	held != "" && /^\([0-9 ]*\) *$/ { next }
+	held != "" && /^\([0-9 ]*\) (PASSED|FAILED.*)$/ { sub(/^\([0-9 ]*\) /, ""); print held $0; held = ""; next }
 	{ print }
 	END { if (held != "") print held }' >/tmp/dmesg.txt
 # "<n> <total> <line>": a test that runs twice (again with the function

@@ -3,7 +3,7 @@
 """Host tests for m68k support in the kernel's C recordmcount.
 
 Builds scripts/recordmcount from the pristine kernel tree (build/pristine)
-with patches/0010-recordmcount-support-m68k.patch applied, runs it on
+with patches/0009-recordmcount-support-m68k.patch applied, runs it on
 objects made by the m68k cross compiler, and checks the __mcount_loc table
 it appends against the calls to _mcount that objdump finds on its own.
 
@@ -29,7 +29,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 PRISTINE = REPO / "build" / "pristine"
-PATCH = REPO / "patches" / "0010-recordmcount-support-m68k.patch"
+PATCH = REPO / "patches" / "0009-recordmcount-support-m68k.patch"
 
 CROSS_CC = "m68k-linux-gnu-gcc-12"
 OBJDUMP = "m68k-linux-gnu-objdump"

@@ -74,6 +74,43 @@ EXPORT_SYMBOL(_mcount)
 
 #endif /* !CONFIG_DYNAMIC_FTRACE */
 
+#ifdef CONFIG_DYNAMIC_FTRACE
+/*
+ * Dynamic ftrace (see ftrace.c for the call-site encodings): boot turns
+ * every "bsr.l _mcount" into a no-op, and tracing a function turns it back
+ * into the same call, so _mcount is this function.  The callback is
+ * called through the patchable ftrace_call; ftrace_graph_call is a no-op
+ * or a bra.l to ftrace_graph_caller.
+ */
+SYM_FUNC_START(ftrace_caller)
+	.globl	_mcount
+_mcount:
+	link	%fp,#0
+	moveml	%d0-%d1/%a0-%a1,%sp@-
+	clrl	%sp@-			| fregs: none
+	movel	function_trace_op,%sp@-	| op
+	movel	%fp@,%a0		| the traced function's frame
+	movel	%a0@(4),%sp@-		| parent_ip: its return address
+	movel	%fp@(4),%d0
+	subql	#MCOUNT_INSN_SIZE,%d0
+	movel	%d0,%sp@-		| ip: the call site
+	.globl	ftrace_call
+ftrace_call:
+	bsrl	ftrace_stub		| ftrace_update_ftrace_func() sets the target
+	lea	%sp@(16),%sp
+	moveml	%sp@+,%d0-%d1/%a0-%a1
+	unlk	%fp
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+	.globl	ftrace_graph_call
+ftrace_graph_call:
+	.short	0x51fb			| trapf.l, or bra.l (0x60ff) when enabled:
+	.long	ftrace_graph_caller - .	| the displacement stays the same
+#endif
+	rts
+SYM_FUNC_END(ftrace_caller)
+EXPORT_SYMBOL(_mcount)
+#endif /* CONFIG_DYNAMIC_FTRACE */
+
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 /*
  * Reached from _mcount (or ftrace_caller) with the stack as _mcount found
