@@ -25,7 +25,31 @@
 
 #include <linux/export.h>
 #include <linux/linkage.h>
+#include <asm/asm-offsets.h>
 #include <asm/ftrace.h>
+
+/*
+ * Enter/leave a tracer callback: open a frame, save the registers the
+ * traced function may still need, and push the arguments
+ * (ip, parent_ip, op, fregs) of ftrace_func_t.
+ */
+.macro	tracer_call_enter
+	link	%fp,#0
+	moveml	%d0-%d1/%a0-%a1,%sp@-
+	clrl	%sp@-			| fregs: none
+	movel	function_trace_op,%sp@-	| op
+	movel	%fp@,%a0		| the traced function's frame
+	movel	%a0@(4),%sp@-		| parent_ip: its return address
+	movel	%fp@(4),%d0
+	subql	#MCOUNT_INSN_SIZE,%d0
+	movel	%d0,%sp@-		| ip: the call site
+.endm
+
+.macro	tracer_call_leave
+	lea	%sp@(16),%sp
+	moveml	%sp@+,%d0-%d1/%a0-%a1
+	unlk	%fp
+.endm
 
 	.text
 
@@ -54,20 +78,10 @@ SYM_FUNC_START(_mcount)
 	rts
 
 .Lcall_tracer:
-	link	%fp,#0
-	moveml	%d0-%d1/%a0-%a1,%sp@-
-	clrl	%sp@-			| fregs: none
-	movel	function_trace_op,%sp@-	| op
-	movel	%fp@,%a0		| the traced function's frame
-	movel	%a0@(4),%sp@-		| parent_ip: its return address
-	movel	%fp@(4),%d0
-	subql	#MCOUNT_INSN_SIZE,%d0
-	movel	%d0,%sp@-		| ip: the call site
+	tracer_call_enter
 	movel	ftrace_trace_function,%a0
 	jsr	%a0@
-	lea	%sp@(16),%sp
-	moveml	%sp@+,%d0-%d1/%a0-%a1
-	unlk	%fp
+	tracer_call_leave
 	jra	.Lcheck_graph
 SYM_FUNC_END(_mcount)
 EXPORT_SYMBOL(_mcount)
@@ -85,21 +99,11 @@ EXPORT_SYMBOL(_mcount)
 SYM_FUNC_START(ftrace_caller)
 	.globl	_mcount
 _mcount:
-	link	%fp,#0
-	moveml	%d0-%d1/%a0-%a1,%sp@-
-	clrl	%sp@-			| fregs: none
-	movel	function_trace_op,%sp@-	| op
-	movel	%fp@,%a0		| the traced function's frame
-	movel	%a0@(4),%sp@-		| parent_ip: its return address
-	movel	%fp@(4),%d0
-	subql	#MCOUNT_INSN_SIZE,%d0
-	movel	%d0,%sp@-		| ip: the call site
+	tracer_call_enter
 	.globl	ftrace_call
 ftrace_call:
 	bsrl	ftrace_stub		| ftrace_update_ftrace_func() sets the target
-	lea	%sp@(16),%sp
-	moveml	%sp@+,%d0-%d1/%a0-%a1
-	unlk	%fp
+	tracer_call_leave
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 	.globl	ftrace_graph_call
 ftrace_graph_call:
@@ -138,17 +142,28 @@ SYM_FUNC_END(ftrace_graph_caller)
 
 /*
  * A traced function "returns" here.  Its return value is in %d0, %d0/%d1
- * (64-bit) or %a0 (pointers): keep all three while the core looks up the
- * real return address, then go there.
+ * (64-bit) or %a0 (pointers): keep all three in a struct ftrace_regs
+ * (asm/ftrace.h) on the stack, where the core reads the return value
+ * (funcgraph-retval) and the frame-pointer test value (the stack pointer
+ * we are entered with) while it looks up the real return address; then
+ * go there with the three registers restored.
  */
 SYM_FUNC_START(return_to_handler)
 	subql	#4,%sp			| room for the real return address
-	moveml	%d0-%d1/%a0,%sp@-
-	pea	%sp@(16)		| frame_pointer: %sp on entry
+	lea	%sp@(-FREGS_SIZE),%sp
+	movel	%d0,%sp@(FREGS_D0)
+	movel	%d1,%sp@(FREGS_D1)
+	movel	%a0,%sp@(FREGS_A0)
+	lea	%sp@(FREGS_SIZE+4),%a0
+	movel	%a0,%sp@(FREGS_SP)	| %sp on entry
+	movel	%sp,%sp@-		| fregs
 	jbsr	ftrace_return_to_handler
 	addql	#4,%sp
-	movel	%d0,%sp@(12)
-	moveml	%sp@+,%d0-%d1/%a0
+	movel	%d0,%sp@(FREGS_SIZE)
+	movel	%sp@(FREGS_D0),%d0
+	movel	%sp@(FREGS_D1),%d1
+	movel	%sp@(FREGS_A0),%a0
+	lea	%sp@(FREGS_SIZE),%sp
 	rts
 SYM_FUNC_END(return_to_handler)
 #endif /* CONFIG_FUNCTION_GRAPH_TRACER */
