@@ -6,6 +6,7 @@
 #   make check    build everything, run all test suites, print "N passed, N failed"
 #   make shell    boot the guest to an interactive root shell
 #   make guest SCRIPT=file.sh   run a host script as root inside the guest
+#   make bench    tracing overhead figures (build/bench/table.md)
 #
 # Every step is incremental; build products and logs live in build/.
 
@@ -24,10 +25,12 @@ STAGE    := $(CURDIR)/harness/stage.sh
 
 # Config fragments (configs/NAME.config) merged onto virt_defconfig, per variant.
 # dynamic: everything, with dynamic ftrace.  static: mcount-only function
-# tracing (DYNAMIC_FTRACE=n).  plain: no function tracer (benchmark baseline).
-FRAGS_dynamic := base tracing function dynamic
-FRAGS_static  := base tracing function static
-FRAGS_plain   := base
+# tracing (DYNAMIC_FTRACE=n).  plain: no function tracer and no frame
+# pointers, fp: no function tracer with frame pointers (benchmark baselines).
+FRAGS_dynamic := base tracing framepointer function dynamic
+FRAGS_static  := base tracing framepointer function static
+FRAGS_plain   := base tracing
+FRAGS_fp      := base tracing framepointer
 FRAGS         := $(foreach f,$(FRAGS_$(VARIANT)),configs/$(f).config)
 ifeq ($(FRAGS),)
 $(error unknown VARIANT '$(VARIANT)')
@@ -39,8 +42,9 @@ KMAKE = $(MAKE) -s -C $(TREE) O=$(KOBJ) ARCH=m68k CROSS_COMPILE=m68k-linux-gnu- 
 VMLINUX   := $(KOBJ)/vmlinux
 INITRAMFS := $(KOBJ)/initramfs.cpio.gz
 BUSYBOX   := $(B)/busybox/busybox
+GUESTBIN  := $(B)/guest-bin
 
-.PHONY: run check shell guest deps tree kernel initramfs clean FORCE
+.PHONY: run check bench shell guest deps tree kernel initramfs guest-bin clean FORCE
 
 deps:
 	@$(STAGE) deps harness/deps.sh
@@ -67,8 +71,12 @@ kernel: tree $(KOBJ)/.config
 $(BUSYBOX): harness/build-busybox.sh | deps
 	@$(STAGE) busybox harness/build-busybox.sh $(B)/busybox
 
-initramfs: kernel $(BUSYBOX)
-	@$(STAGE) initramfs harness/mkinitramfs.sh $(KOBJ) $(BUSYBOX) $(TREE) $(INITRAMFS)
+# Static m68k programs from guest/src/*.c, installed in the guest's /usr/bin.
+guest-bin: | deps
+	@harness/build-guest-bin.sh guest/src $(GUESTBIN)
+
+initramfs: kernel $(BUSYBOX) guest-bin
+	@$(STAGE) initramfs harness/mkinitramfs.sh $(KOBJ) $(BUSYBOX) $(TREE) $(INITRAMFS) $(GUESTBIN)
 
 run: initramfs
 	@$(STAGE) demo harness/qemu-run.sh --kernel $(VMLINUX) --initrd $(INITRAMFS) \
@@ -87,6 +95,12 @@ check:
 	@$(MAKE) --no-print-directory initramfs VARIANT=dynamic
 	@$(MAKE) --no-print-directory initramfs VARIANT=static
 	@harness/check.sh $(B)/kobj-dynamic $(B)/kobj-static
+
+# The four benchmark kernels (see FRAGS_*), then harness/bench.sh.
+bench:
+	@for v in plain fp static dynamic; do \
+		$(MAKE) --no-print-directory initramfs VARIANT=$$v; done
+	@$(STAGE) bench harness/bench.sh $(B)
 
 clean:
 	rm -rf $(B)/kobj-* $(B)/linux $(B)/logs

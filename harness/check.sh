@@ -45,8 +45,15 @@ guest "$dyn" foundation 600 "$top/guest/tests/foundation.sh"
 guest "$dyn" function 900 "$top/guest/tests/function.sh" $nokunit
 guest "$dyn" syscalls 600 "$top/guest/tests/syscalls.sh" $nokunit
 guest "$dyn" dynamic 1200 "$top/guest/tests/dynamic.sh" $nokunit
+guest "$dyn" stack-profile 600 "$top/guest/tests/stack-profile.sh" $nokunit
+# raw ring-buffer pages from the guest, packed into trace.dat files that the
+# host's own trace-cmd must report event for event
+guest "$dyn" tracedat 600 "$top/guest/tests/tracedat.sh" $nokunit
+python3 "$top/harness/tracedat.py" "$L/tracedat.log" "$L/tracedat" >"$L/tracedat-host.log" 2>&1
+grep -E '^CHECK FAIL|^tracedat' "$L/tracedat-host.log"
 guest "$dyn" ftracetest 3600 "$top/guest/tests/ftracetest.sh" $nokunit
 guest "$static" static 900 "$top/guest/tests/static.sh"
+guest "$static" static-stack-profile 600 "$top/guest/tests/stack-profile.sh"
 guest "$static" static-ftracetest 3600 "$top/guest/tests/ftracetest.sh"
 
 echo

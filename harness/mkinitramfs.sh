@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# mkinitramfs.sh KOBJ BUSYBOX TREE OUT.cpio.gz: the guest's root filesystem.
+# mkinitramfs.sh KOBJ BUSYBOX TREE OUT.cpio.gz [BINDIR]: the guest's root
+# filesystem.
 #
 #   /init, /harness/*   the repo's guest/ directory (/init = guest/init)
 #   /bin/busybox        + applet symlinks; /bin/sh is a real copy of busybox
 #   /lib/modules        KOBJ/modroot/lib/modules, when the kernel has modules
 #   /opt/ftrace         TREE/tools/testing/selftests/ftrace, unmodified
 #   /etc                passwd, group (several groups), hosts
+#   /usr/bin            the programs in BINDIR (harness/build-guest-bin.sh)
 #
 # The tree is staged in KOBJ/initramfs-root and packed with the kernel's
 # gen_init_cpio, so every entry is owned by root and /dev/console and
@@ -16,11 +18,12 @@ set -euo pipefail
 me=mkinitramfs
 die() { echo "$me: $*" >&2; exit 1; }
 
-[ $# -eq 4 ] || die "usage: $0 KOBJ BUSYBOX TREE OUT.cpio.gz"
+[ $# -eq 4 ] || [ $# -eq 5 ] || die "usage: $0 KOBJ BUSYBOX TREE OUT.cpio.gz [BINDIR]"
 kobj=$(realpath "$1")
 busybox=$(realpath "$2")
 tree=$(realpath "$3")
 out=$(realpath -m "$4")
+bindir=${5:+$(realpath "$5")}
 self=$(realpath "$0")
 guest=$(realpath "$(dirname "$0")/../guest")
 links=$(dirname "$busybox")/busybox.links
@@ -31,6 +34,7 @@ selftests=$tree/tools/testing/selftests/ftrace
 [ -f "$links" ] || die "no applet list at $links (made by harness/build-busybox.sh)"
 [ -x "$guest/init" ] || die "$guest/init missing or not executable"
 [ -x "$selftests/ftracetest" ] || die "no ftrace selftests in $selftests"
+[ -z "$bindir" ] || [ -d "$bindir" ] || die "no program directory $bindir"
 
 # One line "NAME HASH" per input; a directory hashes names, modes, link
 # targets and contents.
@@ -48,6 +52,7 @@ hash_inputs() {
 	echo "modules $(hash_dir "$modules")"
 	echo "guest $(hash_dir "$guest")"
 	echo "selftests $(hash_dir "$selftests")"
+	echo "bin $(hash_dir "$bindir")"
 }
 stamp=$out.inputs
 now=$(hash_inputs)
@@ -88,6 +93,7 @@ else
 fi
 
 cp -a "$selftests" opt/ftrace
+[ -z "$bindir" ] || cp -a "$bindir/." usr/bin/
 cp -a "$guest/." harness/
 cp "$guest/init" init
 chmod 755 init

@@ -49,5 +49,17 @@ echo 0 >$T/events/raw_syscalls/sys_exit/filter
 pids=$(grep 'sys_exit: NR' $T/trace | sed -n 's/^ *[^ ]*-\([0-9]*\) .*/\1/p' | sort -u | tr '\n' ' ')
 check raw-syscall-pid-filter "pids seen: '$pids', wanted $pid" test "$pids" = "$pid "
 
+# ptrace (strace semantics) is unchanged by the tracepoints: the same
+# checks with no event, and with every syscall event enabled
+trace_reset
+check ptrace-plain "ptrace-check failed without syscall events" ptrace-check
+echo 1 >$T/events/syscalls/enable
+echo 1 >$T/events/raw_syscalls/enable
+check ptrace-with-events "ptrace-check failed with syscall events on" ptrace-check
+echo 0 >$T/events/syscalls/enable
+echo 0 >$T/events/raw_syscalls/enable
+check ptrace-events-seen "no sys_enter_getppid event from ptrace-check" \
+	grep -q 'ptrace-check-[0-9]* .*sys_getppid()' $T/trace
+
 trace_reset
 check_done

@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The stack tracer and the function profiler (both ride on the function
+# tracer; run on both kernels).
+. /harness/lib.sh
+
+# --- stack tracer: the deepest kernel stack seen during a workload ---
+trace_reset
+echo 0 >/proc/sys/kernel/stack_tracer_enabled
+echo 0 >$T/stack_max_size
+echo 1 >/proc/sys/kernel/stack_tracer_enabled
+workload
+echo 0 >/proc/sys/kernel/stack_tracer_enabled
+max=$(cat $T/stack_max_size)
+cat $T/stack_trace
+check stack-max-size "stack_max_size is '$max'" test "$max" -gt 0
+
+# "  N)  DEPTH  SIZE  func+0xoff/0xlen": each frame's size is its depth
+# minus the next frame's depth, and every location lies inside a kernel
+# function.  stack_max_size leaves out the tracer's own frames, an
+# overhead the core measures once, at the first maximum: the top frame's
+# depth is stack_max_size plus at most a few tracer frames (the first
+# maximum may be taken through ftrace_ops_list_func, later ones not).
+sed -n 's/^ *\([0-9]*\)) *\([0-9]*\) *\([0-9]*\) *\([^ ]*\).*/\1 \2 \3 \4/p' \
+	$T/stack_trace >/tmp/frames
+nframes=$(wc -l </tmp/frames)
+check stack-frames "only $nframes frames listed" test "$nframes" -ge 5
+bad=$(awk -v max="$max" '
+	NR == 1 && ($2 < max || $2 > max + 256) { print "top depth " $2 ", stack_max_size " max }
+	NR > 1 && pdepth - $2 != psize { print "frame " pn ": size " psize " != " pdepth " - " $2 }
+	{ pn = $1; pdepth = $2; psize = $3 }
+	END { if (psize > pdepth) print "last frame size " psize " > depth " pdepth }' /tmp/frames)
+check stack-sizes-add-up "$bad" test -z "$bad"
+nonk=
+while read -r _n _d _s loc; do
+	fn=${loc%%+*}
+	off=${loc#*+}
+	len=${off#*/}
+	off=${off%/*}
+	if ! is_kernel_text "$fn" || [ $((off)) -ge $((len)) ]; then
+		nonk="$nonk $loc"
+	fi
+done </tmp/frames
+check stack-frames-in-kernel "not inside kernel functions:$nonk" test -z "$nonk"
+# the walk ends at an entry to the kernel (arch/m68k/kernel/entry.S: the
+# syscall path, an interrupt or exception, a new task or kernel thread)
+outer=$(tail -n 1 /tmp/frames)
+check stack-outermost "outermost frame '$outer' is not a kernel entry" \
+	eval 'echo "$outer" | grep -qE " (system_call|syscall|ret_from_[a-z_]+|kthread|[a-z_]*inthandler|buserr|trap)\+"'
+
+# --- function profiler: hit counts and times per function ---
+trace_reset
+echo 0 >$T/function_profile_enabled
+echo 1 >$T/function_profile_enabled
+# 300 one-byte reads: vfs_read is called at least 300 times
+dd if=/dev/zero of=/dev/null bs=1 count=300 2>/dev/null
+echo 0 >$T/function_profile_enabled
+head -n 12 $T/trace_stat/function0
+hits=$(awk '$1 == "vfs_read" { print $2 }' $T/trace_stat/function0)
+check profile-vfs-read-hits "vfs_read hits '$hits', want >= 300" test "${hits:-0}" -ge 300
+# "Function  Hit  Time us  Avg us  s^2 us": every timed function has hits,
+# and its average is its time over its hits (to the printed 0.001 us)
+bad=$(awk 'NR > 2 && NF >= 6 && $3 + 0 > 0 {
+		n++
+		d = $3 / $2 - $5
+		if ($2 <= 0 || $4 != "us" || $6 != "us") { print "bad line: " $0; exit }
+		if (d < 0) d = -d
+		if (d > 0.001 + $5 * 0.01) { print "avg != time/hits: " $0; exit }
+	}
+	END { if (n < 20) print "only " n + 0 " functions with a time" }' $T/trace_stat/function0)
+check profile-times "$bad" test -z "$bad"
+trace_reset
+check_done

@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Tabulate a `make bench` run (harness/bench.sh).
+
+Reads, in the bench directory:
+  <kernel>.log       console of one benchmark boot: "BENCH state workload ns"
+                     and "FIGURE name value unit" lines (guest/bench/*.sh)
+  stop_machine.log   patch-all on the dynamic kernel with stop_machine
+  sizes.txt          "<kernel> text data bss" of each vmlinux
+  previous.json      the previous run's figures, if any
+
+Writes table.md (also printed) and results.json.  Each workload figure is
+the median of its repetitions, with the spread (max - min) / median, and
+the ratio against the same workload on the "plain" kernel with tracing off.
+Exit status 1 when a log is missing or holds no figures.
+"""
+
+import json
+import os
+import re
+import statistics
+import sys
+from datetime import date
+
+KERNELS = ['plain', 'fp', 'static', 'dynamic']
+KERNEL_TEXT = {
+    'plain': 'no FUNCTION_TRACER, no frame pointers (virt_defconfig)',
+    'fp': 'no FUNCTION_TRACER, frame pointers',
+    'static': 'FUNCTION_TRACER, DYNAMIC_FTRACE=n',
+    'dynamic': 'FUNCTION_TRACER, DYNAMIC_FTRACE=y',
+}
+STATES = ['off', 'function-one', 'function', 'function_graph']
+STATE_TEXT = {
+    'off': 'tracing off',
+    'function-one': 'function tracer on sys_getppid only',
+    'function': 'function tracer, all functions',
+    'function_graph': 'function_graph, all functions',
+}
+WORKLOADS = {'syscall': 'getppid() (ns/call)',
+             'spawn': 'fork+exec+pipe (ns/round)'}
+
+BENCH = re.compile(r'^BENCH (\S+) (\S+) ([0-9.]+)\s*$')
+FIGURE = re.compile(r'^FIGURE (\S+) ([0-9.]+) (\S+)\s*$')
+FTRACE_ALLOC = re.compile(r'ftrace: allocating (\d+) entries in (\d+) pages')
+
+
+class BenchError(Exception):
+    pass
+
+
+def parse_log(path):
+    """-> ({(state, workload): [ns, ...]}, {figure: [(value, unit), ...]})"""
+    samples, figures = {}, {}
+    try:
+        with open(path, errors='replace') as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        raise BenchError(f'cannot read {path}: {e}') from e
+    for line in lines:
+        line = line.strip()
+        m = BENCH.match(line)
+        if m:
+            samples.setdefault((m[1], m[2]), []).append(float(m[3]))
+            continue
+        m = FIGURE.match(line)
+        if m:
+            figures.setdefault(m[1], []).append((float(m[2]), m[3]))
+            continue
+        m = FTRACE_ALLOC.search(line)
+        if m:
+            figures.setdefault('boot-records', []).append((int(m[1]), 'sites'))
+            figures.setdefault('boot-record-pages', []).append((int(m[2]), 'pages'))
+    return samples, figures
+
+
+def summary(values):
+    med = statistics.median(values)
+    spread = (max(values) - min(values)) / med * 100 if med else 0.0
+    return med, spread
+
+
+def fig(figures, name):
+    """Median of a figure's values, or None."""
+    vals = [v for v, _ in figures.get(name, [])]
+    return statistics.median(vals) if vals else None
+
+
+def collect(d):
+    data = {'samples': {}, 'figures': {}, 'sizes': {}}
+    for k in KERNELS:
+        samples, figures = parse_log(os.path.join(d, f'{k}.log'))
+        if not samples:
+            raise BenchError(f'{k}.log: no BENCH lines')
+        data['samples'][k] = samples
+        data['figures'][k] = figures
+    _, data['figures']['stop_machine'] = parse_log(os.path.join(d, 'stop_machine.log'))
+    try:
+        with open(os.path.join(d, 'sizes.txt')) as f:
+            for line in f:
+                k, text, dat, bss = line.split()
+                data['sizes'][k] = (int(text), int(dat), int(bss))
+    except (OSError, ValueError) as e:
+        raise BenchError(f'sizes.txt: {e}') from e
+    return data
+
+
+def flat(data):
+    """The figures to compare between runs: name -> value."""
+    out = {}
+    for k, samples in data['samples'].items():
+        for (state, wl), vals in samples.items():
+            out[f'{k}/{state}/{wl}'] = summary(vals)[0]
+    for k in ('dynamic', 'stop_machine'):
+        for name in ('patch-on-us', 'patch-off-us', 'patch-irqsoff-max-us'):
+            v = fig(data['figures'][k], name)
+            if v is not None:
+                out[f'{k}/{name}'] = v
+    return out
+
+
+def pct(x):
+    return f'{x:+.2f} %'
+
+
+def render(data, previous=None):
+    s, F = data['samples'], data['figures']
+    base = {wl: summary(s['plain'][('off', wl)])[0]
+            for wl in WORKLOADS if ('off', wl) in s['plain']}
+    out = [f'# make bench, {date.today().isoformat()}', '',
+           'QEMU virt 68040, `-icount shift=0,sleep=off`: 1 ns of guest time',
+           'is one guest instruction.  Median of the repetitions (spread =',
+           '(max - min) / median); ratio against the plain kernel, tracing off.', '']
+    for k in KERNELS:
+        out.append(f'* **{k}**: {KERNEL_TEXT[k]}')
+    out += ['', '| workload | state | kernel | median | spread | ratio |',
+            '|---|---|---|---:|---:|---:|']
+    for wl, wl_text in WORKLOADS.items():
+        for state in STATES:
+            for k in KERNELS:
+                vals = s[k].get((state, wl))
+                if not vals:
+                    continue
+                med, spread = summary(vals)
+                ratio = med / base[wl] if base.get(wl) else float('nan')
+                out.append(f'| {wl_text} | {STATE_TEXT[state]} | {k} | '
+                           f'{med:,.0f} ns | {spread:.2f} % | {ratio:.4f}x |')
+
+    out += ['', '| figure | value |', '|---|---:|']
+    sz = data['sizes']
+    for k in KERNELS:
+        if k in sz:
+            grow = (sz[k][0] / sz['plain'][0] - 1) * 100 if 'plain' in sz else 0
+            out.append(f'| vmlinux text, {k} | {sz[k][0]:,} bytes ({pct(grow)}) |')
+    if all(k in sz for k in ('plain', 'fp', 'dynamic')):
+        total = sz['dynamic'][0] - sz['plain'][0]
+        fp = sz['fp'][0] - sz['plain'][0]
+        if total > 0:
+            out.append(f'| frame pointers\' share of the dynamic kernel\'s text growth | '
+                       f'{fp / total * 100:.1f} % ({fp:,} of {total:,} bytes) |')
+    dyn = F['dynamic']
+    sites, pages = fig(dyn, 'record-sites'), fig(dyn, 'record-pages')
+    if sites:
+        out.append(f'| call sites (dynamic) | {sites:,.0f} |')
+        out.append(f'| record pages / bytes per site | {pages:.0f} pages / '
+                   f'{pages * 4096 / sites:.2f} bytes |')
+    out.append('| boot-time conversion of the call sites | not measurable in the '
+               'guest: ftrace_init() runs before any clock ticks; the same '
+               'rewrite at run time is "switch off" below |')
+    for k, label in (('dynamic', 'breakpoint (default)'), ('stop_machine', 'stop_machine')):
+        on, off = fig(F[k], 'patch-on-us'), fig(F[k], 'patch-off-us')
+        irq = fig(F[k], 'patch-irqsoff-max-us')
+        idle = fig(F[k], 'idle-irqsoff-max-us')
+        if on is None:
+            continue
+        out.append(f'| switch all sites on / off, {label} | {on:,.0f} / {off:,.0f} us |')
+        out.append(f'| longest irqs-off window while switching, {label} | {irq:,.0f} us '
+                   f'(idle: {idle:,.0f} us) |')
+
+    out += ['', '## Targets', '']
+    out += targets(data)
+    if previous:
+        cur = flat(data)
+        common = sorted(set(cur) & set(previous))
+        devs = [(abs(cur[n] / previous[n] - 1) * 100, n) for n in common if previous[n]]
+        if devs:
+            worst = max(devs)
+            out += ['', f'Against the previous run: {len(devs)} figures, largest '
+                    f'difference {worst[0]:.2f} % ({worst[1]}).']
+    return '\n'.join(out) + '\n'
+
+
+def targets(data):
+    s, F = data['samples'], data['figures']
+    lines = []
+    for wl, wl_text in WORKLOADS.items():
+        try:
+            plain = summary(s['plain'][('off', wl)])[0]
+            dyn = summary(s['dynamic'][('off', wl)])[0]
+            fp = summary(s['fp'][('off', wl)])[0]
+        except KeyError:
+            continue
+        slow = (dyn / plain - 1) * 100
+        lines.append(f'* compiled in, off, {wl_text}: {pct(slow)} against plain '
+                     f'({"met" if slow <= 0.5 else "MISSED"}: <= +0.5 %); '
+                     f'{pct((dyn / fp - 1) * 100)} against fp (the trapf.l sites alone)')
+        fn = s['dynamic'].get(('function', wl))
+        if fn:
+            lines.append(f'* function tracer on all functions, {wl_text}: '
+                         f'{summary(fn)[0] / plain:.2f}x')
+    bp = fig(F['dynamic'], 'patch-irqsoff-max-us')
+    sm = fig(F['stop_machine'], 'patch-irqsoff-max-us')
+    if bp and sm:
+        lines.append(f'* longest irqs-off window, stop_machine / breakpoint: {sm / bp:.1f}x '
+                     f'({"met" if sm >= 10 * bp else "MISSED"}: >= 10x)')
+    sites, pages = fig(F['dynamic'], 'record-sites'), fig(F['dynamic'], 'record-pages')
+    if sites:
+        per = pages * 4096 / sites
+        lines.append(f'* record bytes per call site: {per:.2f} '
+                     f'({"met" if per <= 8 else "MISSED"}: <= 8)')
+    return lines
+
+
+def main(argv):
+    if len(argv) != 2:
+        print('usage: bench.py BENCH_DIR', file=sys.stderr)
+        return 2
+    d = argv[1]
+    try:
+        data = collect(d)
+    except BenchError as e:
+        print(f'bench.py: {e}', file=sys.stderr)
+        return 1
+    previous = None
+    try:
+        with open(os.path.join(d, 'previous.json')) as f:
+            previous = json.load(f)
+    except (OSError, ValueError):
+        pass
+    table = render(data, previous)
+    with open(os.path.join(d, 'table.md'), 'w') as f:
+        f.write(table)
+    with open(os.path.join(d, 'results.json'), 'w') as f:
+        json.dump(flat(data), f, indent=1, sort_keys=True)
+    print(table, end='')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# `make bench`: boot each benchmark kernel under QEMU -icount (guest time
+# counts guest instructions, so figures repeat run to run), run
+# guest/bench/bench.sh in it, then tabulate with harness/bench.py.
+#
+#   bench.sh BUILD_DIR    (kernels in BUILD_DIR/kobj-{plain,fp,static,dynamic})
+#
+# Logs and the table: BUILD_DIR/bench/ (console logs, sizes.txt, table.md;
+# the previous run's data is kept as previous.json for comparison).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+b=$(realpath "${1:?usage: bench.sh BUILD_DIR}")
+out=$b/bench
+mkdir -p "$out"
+[ -f "$out/results.json" ] && mv "$out/results.json" "$out/previous.json"
+rm -f "$out"/*.log "$out"/*.out "$out/sizes.txt"
+export QEMU_EXTRA="-icount shift=0,sleep=off"
+# No boot self tests (trace_event= disables them) and no KUnit: only the
+# workloads matter here, and they have passed in `make check`.
+quiet="trace_event= kunit.enable=0"
+
+boot() { # NAME VARIANT SCRIPT [CMDLINE]
+	local name=$1 kobj=$b/kobj-$2 script=$3 extra=${4:-}
+	"$top/harness/stage.sh" "bench:$name" \
+		"$top/harness/qemu-run.sh" --kernel "$kobj/vmlinux" \
+		--initrd "$kobj/initramfs.cpio.gz" --timeout 900 \
+		--log "$out/$name.log" --append "$quiet $extra" "$script" \
+		>"$out/$name.out" 2>&1
+	local rc=$?
+	grep -E '^(==>|qemu-run:)' "$out/$name.out"
+	[ $rc -eq 0 ] || { echo "bench: boot $name failed (log: $out/$name.log)" >&2; exit 1; }
+}
+
+for v in plain fp static dynamic; do
+	[ -f "$b/kobj-$v/vmlinux" ] || { echo "bench: no kernel $b/kobj-$v/vmlinux" >&2; exit 1; }
+	boot "$v" "$v" "$top/guest/bench/bench.sh"
+	m68k-linux-gnu-size "$b/kobj-$v/vmlinux" | awk -v v="$v" 'NR == 2 { print v, $1, $2, $3 }' \
+		>>"$out/sizes.txt"
+done
+boot stop_machine dynamic "$top/guest/bench/patch-all.sh" ftrace_patch_stop_machine
+
+python3 "$top/harness/bench.py" "$out"

@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: GPL-2.0
+# Unit tests of harness/bench.py on synthetic benchmark logs.
+
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import bench  # noqa: E402
+
+
+def write(d, name, text):
+    with open(os.path.join(d, name), 'w') as f:
+        f.write(text)
+
+
+def bench_lines(state, syscall, spawn):
+    """One BENCH line per repetition and workload."""
+    return ''.join(f'BENCH {state} syscall {a}\nBENCH {state} spawn {b}\n'
+                   for a, b in zip(syscall, spawn))
+
+
+class BenchTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.d = self.tmp.name
+        # syscall medians: plain 1000, fp 1010, static 1200, dynamic 1004
+        write(self.d, 'plain.log', '[    0.5] boot noise\n' +
+              bench_lines('off', [1000, 990, 1010], [50000, 50000, 50000]))
+        write(self.d, 'fp.log', bench_lines('off', [1010] * 3, [50100] * 3))
+        write(self.d, 'static.log', bench_lines('off', [1200] * 3, [52000] * 3) +
+              bench_lines('function', [9000] * 3, [90000] * 3))
+        write(self.d, 'dynamic.log',
+              '[    0.000000] ftrace: allocating 20000 entries in 40 pages\n' +
+              bench_lines('off', [1004, 1003, 1005], [50200] * 3) +
+              bench_lines('function', [8000] * 3, [80000] * 3) +
+              'FIGURE record-sites 20000 sites\nFIGURE record-pages 40 pages\n'
+              'FIGURE patch-on-us 10000 us\nFIGURE patch-on-us 12000 us\n'
+              'FIGURE patch-on-us 11000 us\nFIGURE patch-off-us 20000 us\n'
+              'FIGURE patch-irqsoff-max-us 50 us\nFIGURE idle-irqsoff-max-us 40 us\n')
+        write(self.d, 'stop_machine.log',
+              'FIGURE patch-on-us 9000 us\nFIGURE patch-off-us 19000 us\n'
+              'FIGURE patch-irqsoff-max-us 19000 us\nFIGURE idle-irqsoff-max-us 40 us\n')
+        write(self.d, 'sizes.txt', 'plain 1000000 1 2\nfp 1050000 1 2\n'
+              'static 1200000 1 2\ndynamic 1250000 1 2\n')
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def run_main(self):
+        with open(os.devnull, 'w') as null:
+            old, sys.stdout = sys.stdout, null
+            try:
+                return bench.main(['bench.py', self.d])
+            finally:
+                sys.stdout = old
+
+    def table(self):
+        with open(os.path.join(self.d, 'table.md')) as f:
+            return f.read()
+
+    def test_median_and_spread(self):
+        med, spread = bench.summary([1000, 990, 1010])
+        self.assertEqual(med, 1000)
+        self.assertAlmostEqual(spread, 2.0)
+
+    def test_parse_log_figures_and_samples(self):
+        samples, figures = bench.parse_log(os.path.join(self.d, 'dynamic.log'))
+        self.assertEqual(samples[('off', 'syscall')], [1004, 1003, 1005])
+        self.assertEqual(bench.fig(figures, 'patch-on-us'), 11000)
+        self.assertEqual(bench.fig(figures, 'boot-records'), 20000)
+
+    def test_table_ratios_and_targets(self):
+        self.assertEqual(self.run_main(), 0)
+        t = self.table()
+        # dynamic/off syscall: median 1004 against plain 1000
+        self.assertRegex(t, r'\| getppid\(\) \(ns/call\) \| tracing off \| dynamic \| '
+                            r'1,004 ns \| 0\.20 % \| 1\.0040x \|')
+        self.assertIn('+0.40 % against plain (met: <= +0.5 %)', t)
+        # spawn: 50200 / 50000 = +0.40 % too; static would miss, but it is not the target
+        self.assertIn('function tracer on all functions, getppid() (ns/call): 8.00x', t)
+        self.assertIn('stop_machine / breakpoint: 380.0x (met: >= 10x)', t)
+        self.assertIn('record bytes per call site: 8.19 (MISSED: <= 8)', t)
+        # 50,000 of 250,000 bytes of growth are frame pointers
+        self.assertIn('20.0 % (50,000 of 250,000 bytes)', t)
+
+    def test_missed_target_is_reported(self):
+        write(self.d, 'dynamic.log', bench_lines('off', [1100] * 3, [50000] * 3))
+        self.assertEqual(self.run_main(), 0)
+        self.assertIn('+10.00 % against plain (MISSED: <= +0.5 %)', self.table())
+
+    def test_comparison_with_previous_run(self):
+        self.assertEqual(self.run_main(), 0)
+        with open(os.path.join(self.d, 'results.json')) as f:
+            prev = json.load(f)
+        prev['dynamic/off/syscall'] *= 1.02
+        with open(os.path.join(self.d, 'previous.json'), 'w') as f:
+            json.dump(prev, f)
+        self.assertEqual(self.run_main(), 0)
+        self.assertRegex(self.table(), r'largest difference 1\.9\d % \(dynamic/off/syscall\)')
+
+    def test_missing_log_fails(self):
+        os.unlink(os.path.join(self.d, 'fp.log'))
+        with open(os.devnull, 'w') as null:
+            old, sys.stderr = sys.stderr, null
+            try:
+                self.assertEqual(self.run_main(), 1)
+            finally:
+                sys.stderr = old
+
+    def test_log_without_figures_fails(self):
+        write(self.d, 'static.log', 'Linux version 6.12\nHARNESS-EXIT: 0\n')
+        with open(os.devnull, 'w') as null:
+            old, sys.stderr = sys.stderr, null
+            try:
+                self.assertEqual(self.run_main(), 1)
+            finally:
+                sys.stderr = old
+
+
+if __name__ == '__main__':
+    unittest.main()
