@@ -15,7 +15,9 @@ out=$b/bench
 mkdir -p "$out"
 [ -f "$out/results.json" ] && mv "$out/results.json" "$out/previous.json"
 rm -f "$out"/*.log "$out"/*.out "$out/sizes.txt"
-export QEMU_EXTRA="-icount shift=0,sleep=off"
+# -rtc clock=vm: the goldfish RTC, the virt machine's only clock, follows the
+# host clock by default; on the virtual clock it counts instructions too.
+export QEMU_EXTRA="-icount shift=0,sleep=off -rtc clock=vm"
 # No boot self tests (trace_event= disables them) and no KUnit: only the
 # workloads matter here, and they have passed in `make check`.
 quiet="trace_event= kunit.enable=0"

@@ -6,7 +6,7 @@
 # "FIGURE name value unit" lines for harness/bench.py.
 . /harness/lib.sh
 REPS=5
-NSYSCALL=20000
+NSYSCALL=200000
 NSPAWN=20
 
 run() { # STATE: all workloads, REPS times each
