@@ -4,14 +4,18 @@
  *
  * A child stops itself, then makes a known sequence of system calls;
  * the parent follows it with PTRACE_SYSCALL and reads the registers at
- * every stop with PTRACE_PEEKUSER, as strace does on m68k (which has no
- * HAVE_ARCH_TRACEHOOK, so no PTRACE_GET_SYSCALL_INFO): the number in
- * orig_d0 and the arguments in d1..d5 at entry, the result in d0 at exit.
- * Stops alternate entry, exit.  It prints strace-like lines and checks:
+ * every stop with PTRACE_PEEKUSER, as strace does without
+ * PTRACE_GET_SYSCALL_INFO: the number in orig_d0 and the arguments in
+ * d1..d5 at entry, the result in d0 at exit.  Stops alternate entry,
+ * exit.  It prints strace-like lines and checks that:
  *   - getppid() is seen on entry and exit and returns the tracer's pid;
  *   - write(fd, buf, 123) to /dev/null is seen with fd, buf and count as
  *     the child passed them, and returns 123;
- *   - every exit stop reports the syscall number of its entry.
+ *   - every exit stop reports the syscall number of its entry;
+ *   - at every stop, PTRACE_GET_SYSCALL_INFO and PTRACE_GETREGSET
+ *     (HAVE_ARCH_TRACEHOOK) agree with PTRACE_PEEKUSER;
+ *   - /proc/PID/syscall of the child stopped at write()'s entry shows
+ *     write's number and arguments.
  * Exit status 0 when all hold, 1 otherwise (the reason on stderr).
  * Run it with and without syscall tracepoints enabled: both must pass.
  */
@@ -23,9 +27,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <elf.h>
 #include <sys/ptrace.h>
 #include <sys/reg.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -68,6 +74,74 @@ static unsigned long peek(pid_t pid, int reg)
 		exit(1);
 	}
 	return v;
+}
+
+/* PTRACE_GET_SYSCALL_INFO and PTRACE_GETREGSET against PTRACE_PEEKUSER */
+static void cross_check(pid_t pid, int entry)
+{
+	struct __ptrace_syscall_info si;
+	unsigned int regs[20];
+	struct iovec iov = { regs, sizeof(regs) };
+	int i;
+
+	memset(&si, 0, sizeof(si));
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, pid, sizeof(si), &si) <= 0) {
+		bad("PTRACE_GET_SYSCALL_INFO: %s", strerror(errno));
+		return;
+	}
+	if (si.op != (entry ? PTRACE_SYSCALL_INFO_ENTRY : PTRACE_SYSCALL_INFO_EXIT))
+		bad("syscall info op %u at an %s stop", si.op,
+		    entry ? "entry" : "exit");
+	else if (entry && (si.entry.nr != peek(pid, PT_ORIG_D0) ||
+			   si.entry.args[0] != peek(pid, PT_D1) ||
+			   si.entry.args[1] != peek(pid, PT_D2) ||
+			   si.entry.args[5] != peek(pid, PT_A0)))
+		bad("syscall info entry nr %llu args %#llx %#llx ... %#llx",
+		    (unsigned long long)si.entry.nr,
+		    (unsigned long long)si.entry.args[0],
+		    (unsigned long long)si.entry.args[1],
+		    (unsigned long long)si.entry.args[5]);
+	else if (!entry && (unsigned long)si.exit.rval != peek(pid, PT_D0))
+		bad("syscall info rval %lld, d0 %#lx", (long long)si.exit.rval,
+		    peek(pid, PT_D0));
+	if (si.stack_pointer != peek(pid, PT_USP) ||
+	    si.instruction_pointer != peek(pid, PT_PC))
+		bad("syscall info sp %#llx pc %#llx, usp %#lx pc %#lx",
+		    (unsigned long long)si.stack_pointer,
+		    (unsigned long long)si.instruction_pointer,
+		    peek(pid, PT_USP), peek(pid, PT_PC));
+
+	if (ptrace(PTRACE_GETREGSET, pid, NT_PRSTATUS, &iov) ||
+	    iov.iov_len != sizeof(regs)) {
+		bad("PTRACE_GETREGSET: %s (%zu bytes)", strerror(errno),
+		    iov.iov_len);
+		return;
+	}
+	for (i = 0; i <= PT_PC; i++)
+		if (regs[i] != peek(pid, i))
+			bad("GETREGSET register %d: %#x, PEEKUSER %#lx", i,
+			    regs[i], peek(pid, i));
+}
+
+/* /proc/PID/syscall of a child stopped at the entry of write(fd, buf, n) */
+static void proc_syscall(pid_t pid, int fd)
+{
+	unsigned long nr, a0, a1, a2;
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", pid);
+	f = fopen(path, "r");
+	if (!f) {
+		bad("%s: %s", path, strerror(errno));
+		return;
+	}
+	if (fscanf(f, "%lu %lx %lx %lx", &nr, &a0, &a1, &a2) != 4)
+		bad("%s: not \"nr args...\"", path);
+	else if (nr != SYS_write || a0 != (unsigned long)fd ||
+		 a1 != (unsigned long)buf || a2 != COUNT)
+		bad("%s: %lu %#lx %#lx %#lx", path, nr, a0, a1, a2);
+	fclose(f);
 }
 
 int main(void)
@@ -113,11 +187,14 @@ int main(void)
 		if (!WIFSTOPPED(status) || WSTOPSIG(status) != (SIGTRAP | 0x80))
 			continue;
 		in_syscall = !in_syscall;
+		cross_check(pid, in_syscall);
 		if (in_syscall) {
 			nr = peek(pid, PT_ORIG_D0);
 			args[0] = peek(pid, PT_D1);
 			args[1] = peek(pid, PT_D2);
 			args[2] = peek(pid, PT_D3);
+			if (nr == SYS_write && args[0] == (unsigned long)fd)
+				proc_syscall(pid, fd);
 			continue;
 		}
 		if (peek(pid, PT_ORIG_D0) != nr)
