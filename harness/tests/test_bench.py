@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # Unit tests of harness/bench.py on synthetic benchmark logs.
 
+import io
 import json
 import os
 import sys
 import tempfile
 import unittest
+from contextlib import redirect_stderr, redirect_stdout
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
 import bench  # noqa: E402
@@ -50,12 +52,9 @@ class BenchTest(unittest.TestCase):
         self.tmp.cleanup()
 
     def run_main(self):
-        with open(os.devnull, 'w') as null:
-            old, sys.stdout = sys.stdout, null
-            try:
-                return bench.main(['bench.py', self.d])
-            finally:
-                sys.stdout = old
+        """bench.main() on the directory, its output swallowed."""
+        with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
+            return bench.main(['bench.py', self.d])
 
     def table(self):
         with open(os.path.join(self.d, 'table.md')) as f:
@@ -114,22 +113,11 @@ class BenchTest(unittest.TestCase):
 
     def test_missing_log_fails(self):
         os.unlink(os.path.join(self.d, 'fp.log'))
-        with open(os.devnull, 'w') as null:
-            old, sys.stderr = sys.stderr, null
-            try:
-                self.assertEqual(self.run_main(), 1)
-            finally:
-                sys.stderr = old
+        self.assertEqual(self.run_main(), 1)
 
     def test_log_without_figures_fails(self):
         write(self.d, 'static.log', 'Linux version 6.12\nHARNESS-EXIT: 0\n')
-        with open(os.devnull, 'w') as null:
-            old, sys.stderr = sys.stderr, null
-            try:
-                self.assertEqual(self.run_main(), 1)
-            finally:
-                sys.stderr = old
-
+        self.assertEqual(self.run_main(), 1)
 
 if __name__ == '__main__':
     unittest.main()
