@@ -45,6 +45,31 @@ echo 0 >$T/tracing_on
 awk '/sys_read\(\) \{/ { on = 1 } on { print; if (++n == 40) exit }' $T/trace
 echo nop >$T/current_tracer
 
+banner "function_graph with return values: a failing open(2)"
+trace_reset
+echo 0 >$T/tracing_on
+echo do_sys_openat2 >$T/set_graph_function 2>/dev/null || true
+echo function_graph >$T/current_tracer
+echo 1 >$T/options/funcgraph-retval
+echo 1 >$T/tracing_on
+cat /nonexistent 2>/dev/null || true
+echo 0 >$T/tracing_on
+# the call that failed: its block ends in "} /* do_sys_openat2 = -2 */"
+grep -E 'do_sys_openat2|do_filp_open|path_openat' $T/trace |
+	awk '/do_sys_openat2\(\) \{/ { n = 0 } { b[n++] = $0 }
+	     /\/\* do_sys_openat2 = -/ { for (i = 0; i < n; i++) print b[i]; exit }'
+echo 0 >$T/options/funcgraph-retval
+echo nop >$T/current_tracer
+
+banner "stack tracer: the deepest kernel stack during a workload"
+trace_reset
+echo 0 >$T/stack_max_size
+echo 1 >/proc/sys/kernel/stack_tracer_enabled
+workload
+echo 0 >/proc/sys/kernel/stack_tracer_enabled
+echo "stack_max_size: $(cat $T/stack_max_size) bytes"
+head -n 14 $T/stack_trace
+
 banner "/proc/self/stack"
 cat /proc/self/stack
 trace_reset
