@@ -39,6 +39,32 @@ guest() {
 
 "$top/harness/stage.sh" check:host "$top/harness/host-tests.sh" "$L/host.log"
 
+# The harness itself: a guest that hangs, panics or dies without the
+# HARNESS-EXIT marker must fail qemu-run, with the cause in its message.
+harness_case() { # NAME MESSAGE SCRIPT-LINE [qemu-run options]
+	local name=$1 want=$2 line=$3
+	shift 3
+	printf '#!/bin/sh\n%s\n' "$line" >"$L/harness-$name.sh"
+	if "$top/harness/qemu-run.sh" --kernel "$dyn/vmlinux" \
+		--initrd "$dyn/initramfs.cpio.gz" "$@" "$L/harness-$name.sh" \
+		>"$L/harness-$name.out" 2>&1; then
+		echo "CHECK FAIL harness:$name: qemu-run exited 0"
+	elif grep -q "^qemu-run: .*$want" "$L/harness-$name.out"; then
+		echo "CHECK PASS harness:$name"
+	else
+		echo "CHECK FAIL harness:$name: no '$want' from qemu-run"
+	fi
+}
+quick="kunit.enable=0 trace_event="
+{
+	harness_case timeout 'TIMEOUT after 5s' 'sleep 600' --timeout 5 --append "$quick"
+	harness_case panic 'guest panicked' 'true' --timeout 120 \
+		--append "$quick rdinit=/nonexistent"
+	harness_case lost-console 'guest died/lost console' 'poweroff -f' \
+		--timeout 120 --append "$quick"
+} >"$L/harness.log"
+cat "$L/harness.log"
+
 # KUnit suites run at every boot of the dynamic kernel: count them once.
 nokunit="--append kunit.enable=0"
 guest "$dyn" foundation 600 "$top/guest/tests/foundation.sh"
