@@ -18,7 +18,6 @@ elapsed() { # FROM TO: microseconds between two markers
 		$0 ~ ": " b "$" { split($0, f, ":"); n = split(f[1], w, " "); t1 = w[n] }
 		END { printf "%d", (t1 - t0) * 1000000 }' $C/trace
 }
-sites=$(wc -l <$T/available_filter_functions)
 
 mkdir $T/instances/patch $C
 echo 0 >$T/options/function-trace
@@ -39,7 +38,6 @@ for i in 1 2 3; do
 done
 echo 0 >$T/tracing_on
 max=$(cat $T/tracing_max_latency)
-echo "FIGURE patch-sites $sites sites"
 echo "FIGURE patch-irqsoff-max-us $max us"
 echo "FIGURE idle-irqsoff-max-us $base us"
 echo "patch-all: longest irqs-off window from" \
