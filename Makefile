@@ -7,6 +7,10 @@
 #   make shell    boot the guest to an interactive root shell
 #   make guest SCRIPT=file.sh   run a host script as root inside the guest
 #   make bench    tracing overhead figures (build/bench/table.md)
+#   make series   the port as a git format-patch series (build/series/)
+#   make series-check   git am of the series = build/linux, feature tables, checkpatch
+#   make bisect-build   every step of the series builds vmlinux (slow)
+#   make defconfigs     every m68k defconfig, pristine vs series (very slow)
 #
 # Every step is incremental; build products and logs live in build/.
 
@@ -44,7 +48,8 @@ INITRAMFS := $(KOBJ)/initramfs.cpio.gz
 BUSYBOX   := $(B)/busybox/busybox
 GUESTBIN  := $(B)/guest-bin
 
-.PHONY: run check bench shell guest deps tree kernel initramfs guest-bin clean FORCE
+.PHONY: run check bench shell guest deps tree kernel initramfs guest-bin clean FORCE \
+	series am-check checkpatch series-check bisect-build defconfigs
 
 deps:
 	@$(STAGE) deps harness/deps.sh
@@ -101,6 +106,24 @@ bench:
 	@for v in plain fp static dynamic; do \
 		$(MAKE) --no-print-directory initramfs VARIANT=$$v; done
 	@$(STAGE) bench harness/bench.sh $(B)
+
+# The upstream form of the port: patches/series as commits on a git import
+# of the pristine tree, each also adding the overlay files patches/overlay-map
+# gives it.  See "The patch series" in README.md.
+SERIES     := $(B)/series
+SERIES_GIT := $(B)/series.git
+
+series: $(PRISTINE)/Makefile
+	@$(STAGE) series python3 harness/series.py make $(CURDIR) $(PRISTINE) $(SERIES_GIT) $(SERIES)
+
+am-check: series tree
+	@$(STAGE) am-check python3 harness/series.py am-check $(PRISTINE) $(SERIES) $(TREE) $(B)/amcheck
+	@$(STAGE) features-check python3 harness/series.py features-check $(PRISTINE) $(TREE)
+
+checkpatch: series tree
+	@$(STAGE) checkpatch harness/checkpatch-series.sh $(TREE) $(SERIES) $(B)/logs/checkpatch.log
+
+series-check: am-check checkpatch
 
 clean:
 	rm -rf $(B)/kobj-* $(B)/linux $(B)/logs

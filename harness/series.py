@@ -1,0 +1,436 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The port as a `git format-patch` series, and the check that it is exact.
+
+The overlay (new kernel files at their in-tree path) and patches/ (edits,
+applied in patches/series order) are what harness/sync-tree.sh turns into
+build/linux.  A maintainer gets a patch series instead: one commit per
+patch of patches/series, each also adding the overlay files that
+patches/overlay-map assigns to it.  Every overlay file must be assigned to
+exactly one patch of the series; nothing is guessed.
+
+  series.py make REPO PRISTINE GITDIR OUTDIR
+      import PRISTINE into the git repository GITDIR (once), build the
+      commits, write `git format-patch --cover-letter` into OUTDIR, the
+      cover letter from patches/cover-letter.txt with the figures of
+      README.md filled in
+  series.py am-check PRISTINE SERIESDIR TREE WORKDIR
+      import PRISTINE into a fresh repository in WORKDIR, `git am` the
+      series and fail unless the result is exactly TREE (contents, file
+      modes, no file more or less)
+  series.py map-check REPO
+      only check patches/overlay-map against the overlay and the series
+  series.py features-check PRISTINE TREE
+      the m68k rows of Documentation/features/*/*/arch-support.txt: a row
+      changes exactly when the series changes whether arch/m68k's Kconfig
+      files name the feature's option (the rule of the kernel's
+      Documentation/features/scripts/features-refresh.sh), and then says
+      "ok" exactly when they do
+
+Errors name the file that is wrong.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+# Top-level kernel directories the overlay may hold: the same list as
+# harness/sync-tree.sh (a host test keeps the two equal).
+KDIRS = """arch block certs crypto Documentation drivers fs include init io_uring
+ipc kernel lib mm net rust samples scripts security sound tools usr virt""".split()
+
+# Files the harness adds to a kernel tree that are not part of the kernel:
+# fetch-kernel.sh's version stamp and sync-tree.sh's list of its files.
+HARNESS_FILES = ['.debian-version', '.overlay-files']
+
+MAP = 'patches/overlay-map'
+COVER = 'patches/cover-letter.txt'
+
+
+class SeriesError(Exception):
+    pass
+
+
+def run(cmd, cwd=None, env=None, stdin=None):
+    """Run a command, return its stdout; fail with its stderr."""
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    p = subprocess.run(cmd, cwd=cwd, env=full_env, input=stdin, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SeriesError('%s failed (exit %d):\n%s' % (' '.join(cmd), p.returncode,
+                                                       (p.stderr + p.stdout).strip()))
+    return p.stdout
+
+
+def read_series(repo):
+    path = os.path.join(repo, 'patches', 'series')
+    names = []
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if line and not line.startswith('#'):
+                if not os.path.isfile(os.path.join(repo, 'patches', line)):
+                    raise SeriesError('patches/series names missing patch %s' % line)
+                names.append(line)
+    return names
+
+
+def overlay_files(repo):
+    dirs = [d for d in KDIRS if os.path.isdir(os.path.join(repo, d))]
+    if not dirs:
+        return []
+    out = run(['git', 'ls-files', '-co', '--exclude-standard', '--'] + dirs, cwd=repo)
+    return sorted(set(out.split()))
+
+
+def parse_map(text, where):
+    """patches/overlay-map: "FILE PATCH" per line, '#' comments."""
+    entries = []
+    for n, line in enumerate(text.splitlines(), 1):
+        line = line.split('#', 1)[0].strip()
+        if not line:
+            continue
+        fields = line.split()
+        if len(fields) != 2:
+            raise SeriesError('%s:%d: expected "FILE PATCH", got %r' % (where, n, line))
+        entries.append((fields[0], fields[1], n))
+    return entries
+
+
+def check_map(entries, overlay, series, where=MAP):
+    """Return {patch: [files]}; every overlay file exactly once, known patches only."""
+    by_patch = {p: [] for p in series}
+    seen = {}
+    errors = []
+    for f, p, n in entries:
+        if f in seen:
+            errors.append('%s:%d: %s is already mapped on line %d' % (where, n, f, seen[f]))
+            continue
+        seen[f] = n
+        if f not in overlay:
+            errors.append('%s:%d: %s is not an overlay file' % (where, n, f))
+        if p not in by_patch:
+            errors.append('%s:%d: %s is not in patches/series' % (where, n, p))
+        else:
+            by_patch[p].append(f)
+    for f in overlay:
+        if f not in seen:
+            errors.append('%s: overlay file %s is not mapped to a patch: add a line "%s PATCH"'
+                          % (where, f, f))
+    if errors:
+        raise SeriesError('\n'.join(errors))
+    return by_patch
+
+
+def load_map(repo, series):
+    path = os.path.join(repo, MAP)
+    if not os.path.isfile(path):
+        raise SeriesError('%s is missing' % MAP)
+    with open(path) as f:
+        return check_map(parse_map(f.read(), MAP), overlay_files(repo), series)
+
+
+def parse_patch(text, where):
+    """The mail header of a patch: author, date (or None), subject, body."""
+    head, sep, _ = text.partition('\n---\n')
+    if not sep:
+        raise SeriesError('%s: no "---" line between the message and the diff' % where)
+    lines = head.split('\n')
+    hdr = {}
+    i = 0
+    if lines and lines[0].startswith('From ') and not lines[0].startswith('From:'):
+        i = 1           # the "From <sha> <date>" line of git format-patch
+    while i < len(lines) and lines[i].strip():
+        m = re.match(r'([A-Za-z-]+):\s*(.*)', lines[i])
+        if not m:
+            raise SeriesError('%s: bad header line %r' % (where, lines[i]))
+        hdr[m.group(1).lower()] = m.group(2)
+        i += 1
+    for need in ('from', 'subject'):
+        if need not in hdr:
+            raise SeriesError('%s: no %s: header' % (where, need.capitalize()))
+    m = re.match(r'(.*?)\s*<([^>]+)>$', hdr['from'])
+    if not m:
+        raise SeriesError('%s: From: is not "Name <email>": %r' % (where, hdr['from']))
+    subject = re.sub(r'^\[PATCH[^\]]*\]\s*', '', hdr['subject'])
+    body = '\n'.join(lines[i:]).strip('\n')
+    if 'Signed-off-by:' not in body:
+        raise SeriesError('%s: no Signed-off-by' % where)
+    return {'name': m.group(1), 'email': m.group(2), 'date': hdr.get('date'),
+            'subject': subject, 'body': body}
+
+
+def git(gitdir, *args, env=None, stdin=None, worktree=None):
+    cmd = ['git', '--git-dir=' + gitdir]
+    if worktree:
+        cmd.append('--work-tree=' + worktree)
+    return run(cmd + list(args), env=env, stdin=stdin)
+
+
+def import_tree(gitdir, tree, index):
+    """Hash every file of TREE except the harness's own into a git tree object."""
+    excludes = [':(exclude,top)%s' % f for f in HARNESS_FILES]
+    env = {'GIT_INDEX_FILE': index}
+    git(gitdir, 'add', '-A', '-f', '--', '.', *excludes, env=env, worktree=tree)
+    return git(gitdir, 'write-tree', env=env).strip()
+
+
+def base_identity(pristine):
+    ver = os.path.join(pristine, '.debian-version')
+    v = 'unknown'
+    if os.path.isfile(ver):
+        with open(ver) as f:
+            v = f.read().strip()
+    return v, int(os.stat(os.path.join(pristine, 'Makefile')).st_mtime)
+
+
+def commit_env(name, email, date):
+    return {'GIT_AUTHOR_NAME': name, 'GIT_AUTHOR_EMAIL': email, 'GIT_AUTHOR_DATE': date,
+            'GIT_COMMITTER_NAME': name, 'GIT_COMMITTER_EMAIL': email,
+            'GIT_COMMITTER_DATE': date}
+
+
+def make_base(gitdir, pristine):
+    """The import of the pristine tree, made once per pristine version."""
+    ver, stamp = base_identity(pristine)
+    if not os.path.isdir(gitdir):
+        run(['git', 'init', '-q', '--bare', gitdir])
+    try:
+        msg = git(gitdir, 'log', '-1', '--format=%B', 'refs/tags/base')
+        if ('Debian linux-source-6.12 %s' % ver) in msg:
+            return git(gitdir, 'rev-parse', 'refs/tags/base^{commit}').strip()
+    except SeriesError:
+        pass
+    print('series: importing %s into %s' % (pristine, gitdir), flush=True)
+    tree = import_tree(gitdir, pristine, os.path.join(gitdir, 'index-pristine'))
+    date = '@%d +0000' % stamp
+    base = git(gitdir, 'commit-tree', tree, '-m',
+               'Linux 6.12 as in Debian linux-source-6.12 %s' % ver,
+               env=commit_env('pristine import', 'nobody@localhost', date)).strip()
+    git(gitdir, 'tag', '-f', 'base', base)
+    return base
+
+
+def patch_date(repo, name, hdr):
+    if hdr['date']:
+        return hdr['date']
+    # else the last commit of the patch file (none yet: a fixed date)
+    p = subprocess.run(['git', 'log', '-1', '--format=%aD', '--', 'patches/' + name],
+                       cwd=repo, capture_output=True, text=True)
+    return p.stdout.strip() or 'Thu, 1 Jan 2026 00:00:00 +0000'
+
+
+def build_commits(repo, gitdir, base, series, by_patch):
+    env = {'GIT_INDEX_FILE': os.path.join(gitdir, 'index-series')}
+    git(gitdir, 'read-tree', base, env=env)
+    head = base
+    for name in series:
+        path = os.path.join(repo, 'patches', name)
+        with open(path) as f:
+            hdr = parse_patch(f.read(), 'patches/' + name)
+        try:
+            git(gitdir, 'apply', '--cached', path, env=env)
+        except SeriesError as e:
+            raise SeriesError('patches/%s does not apply with git apply:\n%s' % (name, e))
+        for f in by_patch[name]:
+            src = os.path.join(repo, f)
+            sha = git(gitdir, 'hash-object', '-w', '--', src).strip()
+            mode = '100755' if os.access(src, os.X_OK) else '100644'
+            git(gitdir, 'update-index', '--add', '--cacheinfo', '%s,%s,%s' % (mode, sha, f),
+                env=env)
+        tree = git(gitdir, 'write-tree', env=env).strip()
+        if tree == git(gitdir, 'rev-parse', head + '^{tree}').strip():
+            raise SeriesError('patches/%s changes nothing' % name)
+        msg = hdr['subject'] + '\n\n' + hdr['body'] + '\n'
+        head = git(gitdir, 'commit-tree', tree, '-p', head, stdin=msg,
+                   env=commit_env(hdr['name'], hdr['email'], patch_date(repo, name, hdr))).strip()
+    git(gitdir, 'update-ref', 'refs/heads/series', head)
+    return head
+
+
+def readme_figures(readme_text):
+    """The make check result and the benchmark targets, as the README states them."""
+    m = re.search(r'^`make check` from a fresh clone.*?(?=\n\n)', readme_text, re.M | re.S)
+    if not m:
+        raise SeriesError('README.md: no "`make check` from a fresh clone" paragraph')
+    check = ' '.join(m.group(0).split())
+    m = re.search(r'^Targets:\n\n((?:\* .*\n)+)', readme_text, re.M)
+    if not m:
+        raise SeriesError('README.md: no "Targets:" list in the Benchmarks section')
+    return {'CHECK': check, 'BENCH': m.group(1).rstrip('\n')}
+
+
+def fill_cover(template, figures, where=COVER):
+    subject, sep, blurb = template.partition('\n\n')
+    if not sep or not subject.strip():
+        raise SeriesError('%s: expected a subject line, a blank line, then the text' % where)
+
+    def sub(m):
+        if m.group(1) not in figures:
+            raise SeriesError('%s: unknown placeholder @%s@' % (where, m.group(1)))
+        return figures[m.group(1)]
+    return subject.strip(), re.sub(r'@([A-Z_]+)@', sub, blurb).rstrip('\n')
+
+
+def write_series(repo, gitdir, base, head, outdir):
+    os.makedirs(outdir, exist_ok=True)
+    for f in os.listdir(outdir):
+        if f.endswith('.patch'):
+            os.remove(os.path.join(outdir, f))
+    git(gitdir, 'format-patch', '-q', '--cover-letter', '--no-signature',
+        '-o', outdir, '%s..%s' % (base, head))
+    files = sorted(f for f in os.listdir(outdir) if f.endswith('.patch'))
+    with open(os.path.join(repo, COVER)) as f:
+        template = f.read()
+    with open(os.path.join(repo, 'README.md')) as f:
+        figures = readme_figures(f.read())
+    figures['BASE'] = git(gitdir, 'log', '-1', '--format=%s', base).strip()
+    subject, blurb = fill_cover(template, figures)
+    cover = os.path.join(outdir, '0000-cover-letter.patch')
+    with open(cover) as f:
+        text = f.read()
+    for marker, value in (('*** SUBJECT HERE ***', subject), ('*** BLURB HERE ***', blurb)):
+        if marker not in text:
+            raise SeriesError('%s: git format-patch wrote no %r' % (cover, marker))
+        text = text.replace(marker, value, 1)
+    with open(cover, 'w') as f:
+        f.write(text)
+    return files
+
+
+def cmd_make(repo, pristine, gitdir, outdir):
+    series = read_series(repo)
+    by_patch = load_map(repo, series)
+    base = make_base(gitdir, pristine)
+    head = build_commits(repo, gitdir, base, series, by_patch)
+    files = write_series(repo, gitdir, base, head, outdir)
+    print('series: %d patches and a cover letter in %s' % (len(files) - 1, outdir))
+
+
+def cmd_am_check(pristine, seriesdir, tree, workdir):
+    patches = sorted(os.path.join(seriesdir, f) for f in os.listdir(seriesdir)
+                     if re.match(r'\d{4}-.*\.patch$', f) and not f.startswith('0000-'))
+    if not patches:
+        raise SeriesError('%s: no patches (run make series)' % seriesdir)
+    if os.path.exists(workdir):
+        shutil.rmtree(workdir)
+    # Hard links are safe: git am writes a changed file as a new file.
+    run(['cp', '-al', pristine, workdir])
+    gitdir = os.path.join(workdir, '.git')
+    run(['git', 'init', '-q', workdir])
+    env = commit_env('pristine import', 'nobody@localhost', '@0 +0000')
+    base_tree = import_tree(gitdir, workdir, os.path.join(gitdir, 'index'))
+    base = git(gitdir, 'commit-tree', base_tree, '-m', 'pristine', env=env).strip()
+    git(gitdir, 'update-ref', 'HEAD', base)
+    for f in HARNESS_FILES:
+        if os.path.exists(os.path.join(workdir, f)):
+            os.remove(os.path.join(workdir, f))
+    try:
+        run(['git', '-C', workdir, 'am', '-q', '--whitespace=nowarn'] + patches, env=env)
+    except SeriesError as e:
+        raise SeriesError('git am of %s failed:\n%s' % (seriesdir, e))
+    n = int(git(gitdir, 'rev-list', '--count', '%s..HEAD' % base).strip())
+    if n != len(patches):
+        raise SeriesError('git am made %d commits from %d patches' % (n, len(patches)))
+    result = git(gitdir, 'rev-parse', 'HEAD^{tree}').strip()
+    want = import_tree(gitdir, tree, os.path.join(workdir, '.git', 'index-tree'))
+    if result != want:
+        diff = git(gitdir, 'diff', '--stat=200', '--summary', result, want)
+        raise SeriesError('git am of the series does not give %s; differences '
+                          '(a = series, b = build tree):\n%s' % (tree, diff))
+    print('am-check: %d patches apply with git am to a fresh import of %s, '
+          'and the result equals %s (tree %s)' % (n, pristine, tree, result[:12]))
+
+
+def m68k_kconfig_text(tree):
+    text = []
+    for d, _, files in os.walk(os.path.join(tree, 'arch', 'm68k')):
+        for f in sorted(files):
+            if f.startswith('Kconfig'):
+                with open(os.path.join(d, f)) as fh:
+                    text.append(fh.read())
+    return '\n'.join(text)
+
+
+def feature_tables(tree):
+    """{table path: (Kconfig expression, m68k status)} of one tree."""
+    top = os.path.join(tree, 'Documentation', 'features')
+    tables = {}
+    for d, _, files in os.walk(top):
+        # Documentation/features/SUBSYSTEM/FEATURE/arch-support.txt
+        if 'arch-support.txt' not in files or os.path.dirname(os.path.dirname(d)) != top:
+            continue
+        path = os.path.join(d, 'arch-support.txt')
+        rel = os.path.relpath(path, tree)
+        with open(path) as f:
+            text = f.read()
+        k = re.search(r'^#\s+Kconfig:\s*(\S+)', text, re.M)
+        row = re.search(r'^\s*\|\s*m68k:\s*\|\s*(\S+)\s*\|', text, re.M)
+        if not k or not row:
+            raise SeriesError('%s: no Kconfig: line or no m68k row' % rel)
+        tables[rel] = (k.group(1), row.group(1))
+    return tables
+
+
+def kconfig_says_ok(expr, kconfig):
+    """features-refresh.sh's rule: K is supported if the arch's Kconfig names it."""
+    if expr.startswith('!'):
+        return expr[1:] not in kconfig
+    return expr in kconfig
+
+
+def check_features(old, new, old_kconfig, new_kconfig):
+    """Return (changed rows, errors)."""
+    changed, errors = [], []
+    for rel in sorted(new):
+        expr, row = new[rel]
+        old_row = old.get(rel, (expr, row))[1]
+        was, now = kconfig_says_ok(expr, old_kconfig), kconfig_says_ok(expr, new_kconfig)
+        if row != old_row:
+            changed.append('%s: m68k %s -> %s (%s)' % (rel, old_row, row, expr))
+        if was == now and row != old_row:
+            errors.append('%s: the m68k row changed to %s, but the series does not change '
+                          'whether arch/m68k selects %s' % (rel, row, expr))
+        elif was != now and (row == 'ok') != now:
+            errors.append('%s: the series %s %s on m68k, but the row says %s'
+                          % (rel, 'adds' if now else 'removes', expr, row))
+    return changed, errors
+
+
+def cmd_features_check(pristine, tree):
+    changed, errors = check_features(feature_tables(pristine), feature_tables(tree),
+                                     m68k_kconfig_text(pristine), m68k_kconfig_text(tree))
+    for c in changed:
+        print('features-check: ' + c)
+    if errors:
+        raise SeriesError('\n'.join(errors))
+    print('features-check: %d m68k rows changed, each by a Kconfig select of the series'
+          % len(changed))
+
+
+def main(argv):
+    try:
+        if len(argv) == 5 and argv[0] == 'make':
+            cmd_make(*[os.path.realpath(a) for a in argv[1:]])
+        elif len(argv) == 5 and argv[0] == 'am-check':
+            cmd_am_check(*[os.path.realpath(a) for a in argv[1:]])
+        elif len(argv) == 3 and argv[0] == 'features-check':
+            cmd_features_check(*[os.path.realpath(a) for a in argv[1:]])
+        elif len(argv) == 2 and argv[0] == 'map-check':
+            repo = os.path.realpath(argv[1])
+            load_map(repo, read_series(repo))
+            print('map-check: every overlay file belongs to one patch of the series')
+        else:
+            print(__doc__, file=sys.stderr)
+            return 2
+    except (SeriesError, OSError) as e:
+        print('series: %s' % e, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))

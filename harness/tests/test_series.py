@@ -1,0 +1,244 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Tests of harness/series.py: the overlay-to-patch map, the series it
+builds, the git am check against the build tree, and the feature-table
+check, on a small fake kernel tree.
+"""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(TOP, 'harness'))
+import series  # noqa: E402
+
+SYNC = os.path.join(TOP, 'harness', 'sync-tree.sh')
+
+PATCH_A = textwrap.dedent("""\
+    From: Some One <some@example.org>
+    Subject: [PATCH] kernel: change a line
+
+    Why the line changes.
+
+    Signed-off-by: Some One <some@example.org>
+    ---
+    --- a/kernel/a.c
+    +++ b/kernel/a.c
+    @@ -1,3 +1,3 @@
+     one
+    -two
+    +TWO
+     three
+    """)
+
+PATCH_B = textwrap.dedent("""\
+    From 1d245a2355e27813606eec7af09a238b11e6d160 Mon Sep 17 00:00:00 2001
+    From: Some One <some@example.org>
+    Date: Sun, 22 Nov 2026 07:12:59 +0000
+    Subject: [PATCH] kernel: build new.c
+
+    Signed-off-by: Some One <some@example.org>
+    ---
+    --- a/kernel/Makefile
+    +++ b/kernel/Makefile
+    @@ -1 +1,2 @@
+     obj-y += a.o
+    +obj-y += new.o
+    """)
+
+README = textwrap.dedent("""\
+    # x
+
+    `make check` from a fresh clone on 2026-11-22: **3 passed, 0 failed,
+    0 skipped**, in 1 min.
+
+    Targets:
+
+    * one
+    * two
+
+    more
+    """)
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, 'w') as f:
+        f.write(text)
+
+
+def sh(*cmd, cwd=None):
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+
+
+class MapTest(unittest.TestCase):
+    SERIES = ['0001-a.patch', '0002-b.patch']
+    OVERLAY = ['arch/m68k/kernel/x.c', 'kernel/new.c']
+
+    def check(self, text):
+        return series.check_map(series.parse_map(text, 'map'), self.OVERLAY, self.SERIES, 'map')
+
+    def test_good_map(self):
+        m = self.check('arch/m68k/kernel/x.c 0001-a.patch\n# c\n\nkernel/new.c 0002-b.patch\n')
+        self.assertEqual(m, {'0001-a.patch': ['arch/m68k/kernel/x.c'],
+                             '0002-b.patch': ['kernel/new.c']})
+
+    def test_unmapped_file_is_named(self):
+        with self.assertRaisesRegex(series.SeriesError, 'overlay file kernel/new.c is not mapped'):
+            self.check('arch/m68k/kernel/x.c 0001-a.patch\n')
+
+    def test_unknown_patch(self):
+        with self.assertRaisesRegex(series.SeriesError, r'map:2: 0003-c.patch is not in patches/series'):
+            self.check('arch/m68k/kernel/x.c 0001-a.patch\nkernel/new.c 0003-c.patch\n')
+
+    def test_not_an_overlay_file(self):
+        with self.assertRaisesRegex(series.SeriesError, 'kernel/gone.c is not an overlay file'):
+            self.check('arch/m68k/kernel/x.c 0001-a.patch\nkernel/new.c 0002-b.patch\n'
+                       'kernel/gone.c 0002-b.patch\n')
+
+    def test_duplicate_and_malformed(self):
+        with self.assertRaisesRegex(series.SeriesError, 'already mapped on line 1'):
+            self.check('kernel/new.c 0001-a.patch\nkernel/new.c 0002-b.patch\n'
+                       'arch/m68k/kernel/x.c 0001-a.patch\n')
+        with self.assertRaisesRegex(series.SeriesError, r'map:1: expected "FILE PATCH"'):
+            self.check('kernel/new.c\n')
+
+    def test_kdirs_match_sync_tree(self):
+        with open(SYNC) as f:
+            m = re.search(r'^KDIRS="([^"]*)"', f.read(), re.M)
+        self.assertEqual(m.group(1).split(), series.KDIRS)
+
+    def test_repository_map_is_complete(self):
+        """The real patches/overlay-map covers the real overlay."""
+        series.load_map(TOP, series.read_series(TOP))
+
+
+class PatchHeaderTest(unittest.TestCase):
+    def test_headers(self):
+        h = series.parse_patch(PATCH_B, 'b')
+        self.assertEqual((h['name'], h['email'], h['subject']),
+                         ('Some One', 'some@example.org', 'kernel: build new.c'))
+        self.assertEqual(h['date'], 'Sun, 22 Nov 2026 07:12:59 +0000')
+        self.assertIsNone(series.parse_patch(PATCH_A, 'a')['date'])
+        self.assertTrue(series.parse_patch(PATCH_A, 'a')['body'].startswith('Why'))
+
+    def test_bad_headers_name_the_patch(self):
+        with self.assertRaisesRegex(series.SeriesError, 'p.patch: no Subject: header'):
+            series.parse_patch(PATCH_A.replace('Subject:', 'X-Subject:'), 'p.patch')
+        with self.assertRaisesRegex(series.SeriesError, 'p.patch: no Signed-off-by'):
+            series.parse_patch(PATCH_A.replace('Signed-off-by', 'Acked-by'), 'p.patch')
+        with self.assertRaisesRegex(series.SeriesError, 'p.patch: no "---" line'):
+            series.parse_patch(PATCH_A.replace('\n---\n', '\n'), 'p.patch')
+
+    def test_cover_letter(self):
+        figs = series.readme_figures(README)
+        self.assertEqual(figs['CHECK'], '`make check` from a fresh clone on 2026-11-22: '
+                         '**3 passed, 0 failed, 0 skipped**, in 1 min.')
+        self.assertEqual(figs['BENCH'], '* one\n* two')
+        subj, blurb = series.fill_cover('subj\n\nA @CHECK@\n', figs)
+        self.assertEqual(subj, 'subj')
+        self.assertIn('3 passed', blurb)
+        with self.assertRaisesRegex(series.SeriesError, 'unknown placeholder @NOPE@'):
+            series.fill_cover('subj\n\n@NOPE@\n', figs)
+        with self.assertRaisesRegex(series.SeriesError, 'no "Targets:" list'):
+            series.readme_figures(README.replace('Targets:', 'Goals:'))
+
+    def test_repository_readme_has_the_figures(self):
+        with open(os.path.join(TOP, 'README.md')) as f:
+            series.readme_figures(f.read())
+
+
+class FeaturesTest(unittest.TestCase):
+    def test_rule(self):
+        old = {'t': ('HAVE_X', 'TODO'), 'u': ('HAVE_Y', 'TODO'), 'v': ('!LEGACY', 'TODO')}
+        ok = {'t': ('HAVE_X', 'ok'), 'u': ('HAVE_Y', 'TODO'), 'v': ('!LEGACY', 'TODO')}
+        kold, knew = 'select LEGACY\n', 'select LEGACY\nselect HAVE_X\n'
+        changed, errors = series.check_features(old, ok, kold, knew)
+        self.assertEqual(errors, [])
+        self.assertEqual(len(changed), 1)
+        # selected but the row was not turned to ok
+        _, errors = series.check_features(old, old, kold, knew)
+        self.assertIn('adds HAVE_X', errors[0])
+        # a row turned to ok without a select
+        bad = dict(ok, u=('HAVE_Y', 'ok'))
+        _, errors = series.check_features(old, bad, kold, knew)
+        self.assertIn('does not change whether arch/m68k selects HAVE_Y', errors[0])
+
+
+class SeriesEndToEndTest(unittest.TestCase):
+    """make series, then am-check against the tree sync-tree.sh builds."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        d = self.tmp.name
+        self.pristine = os.path.join(d, 'pristine')
+        self.repo = os.path.join(d, 'repo')
+        self.tree = os.path.join(d, 'linux')
+        write(os.path.join(self.pristine, 'Makefile'), 'all:\n')
+        write(os.path.join(self.pristine, '.debian-version'), '6.12.0-1\n')
+        write(os.path.join(self.pristine, 'kernel/a.c'), 'one\ntwo\nthree\n')
+        write(os.path.join(self.pristine, 'kernel/Makefile'), 'obj-y += a.o\n')
+        write(os.path.join(self.repo, 'kernel/new.c'), 'new file\n')
+        write(os.path.join(self.repo, 'patches/0001-a.patch'), PATCH_A)
+        write(os.path.join(self.repo, 'patches/0002-b.patch'), PATCH_B)
+        write(os.path.join(self.repo, 'patches/series'), '0001-a.patch\n0002-b.patch\n')
+        write(os.path.join(self.repo, 'patches/overlay-map'), 'kernel/new.c 0002-b.patch\n')
+        write(os.path.join(self.repo, 'patches/cover-letter.txt'),
+              'the subject\n\nThe port.\n\n@CHECK@\n\n@BENCH@\n\nBase: @BASE@\n')
+        write(os.path.join(self.repo, 'README.md'), README)
+        self.assertEqual(sh('git', 'init', '-q', self.repo).returncode, 0)
+        self.assertEqual(sh('bash', SYNC, self.repo, self.pristine, self.tree).returncode, 0)
+        self.gitdir = os.path.join(d, 'series.git')
+        self.out = os.path.join(d, 'series')
+        self.work = os.path.join(d, 'amcheck')
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def make(self):
+        return series.main(['make', self.repo, self.pristine, self.gitdir, self.out])
+
+    def am_check(self):
+        return series.main(['am-check', self.pristine, self.out, self.tree, self.work])
+
+    def test_series_applies_and_equals_tree(self):
+        self.assertEqual(self.make(), 0)
+        files = sorted(os.listdir(self.out))
+        self.assertEqual(files[0], '0000-cover-letter.patch')
+        self.assertEqual(len(files), 3)
+        with open(os.path.join(self.out, files[0])) as f:
+            cover = f.read()
+        self.assertIn('Subject: [PATCH 0/2] the subject', cover)
+        self.assertIn('3 passed', cover)
+        self.assertIn('Debian linux-source-6.12 6.12.0-1', cover)
+        self.assertNotIn('***', cover)
+        with open(os.path.join(self.out, files[2])) as f:
+            second = f.read()
+        self.assertIn('+new file', second)      # the overlay file rides with patch 2
+        self.assertEqual(self.am_check(), 0)
+        # the pristine tree is untouched by git am through the hard links
+        with open(os.path.join(self.pristine, 'kernel/a.c')) as f:
+            self.assertEqual(f.read(), 'one\ntwo\nthree\n')
+
+    def test_am_check_fails_on_any_difference(self):
+        self.assertEqual(self.make(), 0)
+        write(os.path.join(self.tree, 'kernel/extra.c'), 'stray\n')
+        self.assertEqual(self.am_check(), 1)
+        os.remove(os.path.join(self.tree, 'kernel/extra.c'))
+        os.chmod(os.path.join(self.tree, 'kernel/new.c'), 0o755)
+        self.assertEqual(self.am_check(), 1)
+        os.chmod(os.path.join(self.tree, 'kernel/new.c'), 0o644)
+        self.assertEqual(self.am_check(), 0)
+
+    def test_unmapped_overlay_file_stops_make(self):
+        write(os.path.join(self.repo, 'kernel/other.c'), 'x\n')
+        self.assertEqual(self.make(), 1)
+        self.assertFalse(os.path.exists(self.out))
+
+
+if __name__ == '__main__':
+    unittest.main()
