@@ -87,42 +87,86 @@ def overlay_files(repo):
 
 
 def parse_map(text, where):
-    """patches/overlay-map: "FILE PATCH" per line, '#' comments."""
+    """patches/overlay-map: "FILE PATCH [PATCH...]" per line, '#' comments,
+    a '\\' at the end of a line continues it."""
     entries = []
+    pending, start = '', 0
     for n, line in enumerate(text.splitlines(), 1):
-        line = line.split('#', 1)[0].strip()
+        line = line.split('#', 1)[0].rstrip()
+        if not pending:
+            start = n
+        if line.endswith('\\'):
+            pending += line[:-1] + ' '
+            continue
+        line, pending, n = (pending + line).strip(), '', start
         if not line:
             continue
         fields = line.split()
-        if len(fields) != 2:
-            raise SeriesError('%s:%d: expected "FILE PATCH", got %r' % (where, n, line))
-        entries.append((fields[0], fields[1], n))
+        if len(fields) < 2:
+            raise SeriesError('%s:%d: expected "FILE PATCH [PATCH...]", got %r' % (where, n, line))
+        entries.append((fields[0], fields[1:], n))
     return entries
 
 
-def check_map(entries, overlay, series, where=MAP):
-    """Return {patch: [files]}; every overlay file exactly once, known patches only."""
+def stage_path(patch, f):
+    """Where the content FILE has after PATCH lives, for a staged file."""
+    return os.path.join('patches', 'stages', re.sub(r'\.patch$', '', patch), f)
+
+
+def check_map(entries, overlay, series, where=MAP, stages=()):
+    """Return {patch: [(file, source)]}: the files each patch adds or changes
+    and the repository file holding their content after it.
+
+    Every overlay file appears exactly once.  A file with one patch comes in
+    with its final content; a file with several (in series order) comes in
+    with the first, as patches/stages/FIRST/FILE, each later one but the last
+    changes it to patches/stages/THAT/FILE, and the last to the final
+    content.  STAGES, the stage files that exist, must all be used.
+    """
     by_patch = {p: [] for p in series}
+    order = {p: i for i, p in enumerate(series)}
     seen = {}
+    used = set()
     errors = []
-    for f, p, n in entries:
+    for f, patches, n in entries:
         if f in seen:
             errors.append('%s:%d: %s is already mapped on line %d' % (where, n, f, seen[f]))
             continue
         seen[f] = n
         if f not in overlay:
             errors.append('%s:%d: %s is not an overlay file' % (where, n, f))
-        if p not in by_patch:
+        unknown = [p for p in patches if p not in order]
+        for p in unknown:
             errors.append('%s:%d: %s is not in patches/series' % (where, n, p))
-        else:
-            by_patch[p].append(f)
+        if unknown:
+            continue
+        if [order[p] for p in patches] != sorted(set(order[p] for p in patches)):
+            errors.append('%s:%d: the patches of %s are not in series order' % (where, n, f))
+            continue
+        for p in patches[:-1]:
+            stage = stage_path(p, f)
+            used.add(stage)
+            if stage not in stages:
+                errors.append('%s:%d: %s has no stage file %s' % (where, n, f, stage))
+            by_patch[p].append((f, stage))
+        by_patch[patches[-1]].append((f, f))
     for f in overlay:
         if f not in seen:
             errors.append('%s: overlay file %s is not mapped to a patch: add a line "%s PATCH"'
                           % (where, f, f))
+    for stage in sorted(set(stages) - used):
+        errors.append('%s: stage file %s is not used by any line' % (where, stage))
     if errors:
         raise SeriesError('\n'.join(errors))
     return by_patch
+
+
+def stage_files(repo):
+    top = os.path.join(repo, 'patches', 'stages')
+    found = []
+    for d, _, files in os.walk(top):
+        found += [os.path.relpath(os.path.join(d, f), repo) for f in files]
+    return found
 
 
 def load_map(repo, series):
@@ -130,7 +174,8 @@ def load_map(repo, series):
     if not os.path.isfile(path):
         raise SeriesError('%s is missing' % MAP)
     with open(path) as f:
-        return check_map(parse_map(f.read(), MAP), overlay_files(repo), series)
+        return check_map(parse_map(f.read(), MAP), overlay_files(repo), series,
+                         stages=stage_files(repo))
 
 
 def parse_patch(text, where):
@@ -235,8 +280,8 @@ def build_commits(repo, gitdir, base, series, by_patch):
             git(gitdir, 'apply', '--cached', path, env=env)
         except SeriesError as e:
             raise SeriesError('patches/%s does not apply with git apply:\n%s' % (name, e))
-        for f in by_patch[name]:
-            src = os.path.join(repo, f)
+        for f, content in by_patch[name]:
+            src = os.path.join(repo, content)
             sha = git(gitdir, 'hash-object', '-w', '--', src).strip()
             mode = '100755' if os.access(src, os.X_OK) else '100644'
             git(gitdir, 'update-index', '--add', '--cacheinfo', '%s,%s,%s' % (mode, sha, f),

@@ -79,13 +79,33 @@ class MapTest(unittest.TestCase):
     SERIES = ['0001-a.patch', '0002-b.patch']
     OVERLAY = ['arch/m68k/kernel/x.c', 'kernel/new.c']
 
-    def check(self, text):
-        return series.check_map(series.parse_map(text, 'map'), self.OVERLAY, self.SERIES, 'map')
+    def check(self, text, stages=()):
+        return series.check_map(series.parse_map(text, 'map'), self.OVERLAY, self.SERIES, 'map',
+                                stages)
 
     def test_good_map(self):
         m = self.check('arch/m68k/kernel/x.c 0001-a.patch\n# c\n\nkernel/new.c 0002-b.patch\n')
-        self.assertEqual(m, {'0001-a.patch': ['arch/m68k/kernel/x.c'],
-                             '0002-b.patch': ['kernel/new.c']})
+        self.assertEqual(m, {'0001-a.patch': [('arch/m68k/kernel/x.c', 'arch/m68k/kernel/x.c')],
+                             '0002-b.patch': [('kernel/new.c', 'kernel/new.c')]})
+
+    def test_staged_file(self):
+        stage = 'patches/stages/0001-a/kernel/new.c'
+        m = self.check('arch/m68k/kernel/x.c 0001-a.patch\n'
+                       'kernel/new.c 0001-a.patch 0002-b.patch\n', [stage])
+        self.assertEqual(m['0001-a.patch'][1], ('kernel/new.c', stage))
+        self.assertEqual(m['0002-b.patch'], [('kernel/new.c', 'kernel/new.c')])
+        # a long line continued with a backslash
+        self.assertEqual(m, self.check('arch/m68k/kernel/x.c 0001-a.patch\n'
+                                       'kernel/new.c 0001-a.patch \\\n\t0002-b.patch\n', [stage]))
+        with self.assertRaisesRegex(series.SeriesError, 'has no stage file ' + stage):
+            self.check('arch/m68k/kernel/x.c 0001-a.patch\n'
+                       'kernel/new.c 0001-a.patch 0002-b.patch\n')
+        with self.assertRaisesRegex(series.SeriesError, 'not in series order'):
+            self.check('arch/m68k/kernel/x.c 0001-a.patch\n'
+                       'kernel/new.c 0002-b.patch 0001-a.patch\n', [stage])
+        with self.assertRaisesRegex(series.SeriesError, 'stage file %s is not used' % stage):
+            self.check('arch/m68k/kernel/x.c 0001-a.patch\nkernel/new.c 0002-b.patch\n',
+                       [stage])
 
     def test_unmapped_file_is_named(self):
         with self.assertRaisesRegex(series.SeriesError, 'overlay file kernel/new.c is not mapped'):
@@ -104,7 +124,7 @@ class MapTest(unittest.TestCase):
         with self.assertRaisesRegex(series.SeriesError, 'already mapped on line 1'):
             self.check('kernel/new.c 0001-a.patch\nkernel/new.c 0002-b.patch\n'
                        'arch/m68k/kernel/x.c 0001-a.patch\n')
-        with self.assertRaisesRegex(series.SeriesError, r'map:1: expected "FILE PATCH"'):
+        with self.assertRaisesRegex(series.SeriesError, r'map:1: expected "FILE PATCH \[PATCH...\]"'):
             self.check('kernel/new.c\n')
 
     def test_kdirs_match_sync_tree(self):
@@ -232,6 +252,19 @@ class SeriesEndToEndTest(unittest.TestCase):
         os.chmod(os.path.join(self.tree, 'kernel/new.c'), 0o755)
         self.assertEqual(self.am_check(), 1)
         os.chmod(os.path.join(self.tree, 'kernel/new.c'), 0o644)
+        self.assertEqual(self.am_check(), 0)
+
+    def test_staged_overlay_file(self):
+        """new.c comes in with patch 1 as its stage, and patch 2 finishes it."""
+        write(os.path.join(self.repo, 'patches/stages/0001-a/kernel/new.c'), 'new\n')
+        write(os.path.join(self.repo, 'patches/overlay-map'),
+              'kernel/new.c 0001-a.patch 0002-b.patch\n')
+        self.assertEqual(self.make(), 0)
+        files = sorted(os.listdir(self.out))
+        with open(os.path.join(self.out, files[1])) as f:
+            self.assertIn('+new\n', f.read())
+        with open(os.path.join(self.out, files[2])) as f:
+            self.assertIn('-new\n+new file\n', f.read())
         self.assertEqual(self.am_check(), 0)
 
     def test_unmapped_overlay_file_stops_make(self):

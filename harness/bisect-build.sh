@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# bisect-build.sh SERIES_GIT WORK JOBS FRAGMENT...: build vmlinux at every
+# step of the series (the pristine base, then each commit of `make
+# series`) with virt_defconfig + FRAGMENTs, as far as each tree has the
+# options (harness/kconfig.sh, KCONFIG_LOOSE=1).
+#
+# Incremental: one work tree (a git worktree of SERIES_GIT, so a step
+# rewrites only the files that step changes) and one object directory;
+# a step that already built for the same commit and fragments is skipped.
+# Each compile holds /tmp/kbuild.lock.  Logs: WORK/logs/NN.log; the table
+# of steps: WORK/summary.md.  Fails if any step fails to build.
+set -euo pipefail
+gitdir=$(realpath "$1") work=$(realpath -m "$2") jobs=$3
+shift 3
+here=$(cd "$(dirname "$0")" && pwd)
+frags=()
+for f in "$@"; do frags+=("$(realpath "$f")"); done
+src=$work/src obj=$work/obj logs=$work/logs
+mkdir -p "$obj" "$logs" "$work/done"
+
+git --git-dir="$gitdir" rev-parse -q --verify refs/heads/series >/dev/null ||
+	{ echo "bisect-build: no series in $gitdir (run make series)" >&2; exit 1; }
+mapfile -t steps < <(git --git-dir="$gitdir" rev-parse 'refs/tags/base^{commit}';
+	git --git-dir="$gitdir" rev-list --reverse base..series)
+if [ ! -e "$src/.git" ]; then
+	rm -rf "$src"
+	git --git-dir="$gitdir" worktree prune
+	echo "bisect-build: checking out the base tree into $src"
+	git --git-dir="$gitdir" worktree add -q --detach "$src" "${steps[0]}"
+fi
+fraghash=$(cat "${frags[@]}" | sha1sum | cut -c1-12)
+cc="m68k-linux-gnu-gcc"
+command -v ccache >/dev/null && cc="ccache $cc"
+export CCACHE_DIR=${CCACHE_DIR:-$work/../ccache}
+
+summary=$work/summary.md
+{
+	echo "| step | commit | result | time | warnings | options dropped |"
+	echo "|---|---|---|---:|---:|---:|"
+} >"$summary"
+failed=0
+for i in "${!steps[@]}"; do
+	c=${steps[$i]}
+	n=$(printf '%02d' "$i")
+	subject=$(git --git-dir="$gitdir" log -1 --format=%s "$c")
+	[ "$i" = 0 ] && subject="(pristine base)"
+	stamp=$work/done/$c-$fraghash
+	log=$logs/$n.log
+	if [ -f "$stamp" ]; then
+		echo "bisect-build: [$n] $subject: built before, skipped"
+		cat "$stamp" >>"$summary"
+		continue
+	fi
+	echo "==> [bisect-build $n/$((${#steps[@]} - 1))] $(date +%T) $subject"
+	git -C "$src" checkout -q --detach "$c"
+	t0=$(date +%s)
+	rc=0
+	{
+		KCONFIG_LOOSE=1 "$here/kconfig.sh" "$src" "$obj" "${frags[@]}" &&
+			flock /tmp/kbuild.lock make -C "$src" O="$obj" ARCH=m68k \
+				CROSS_COMPILE=m68k-linux-gnu- CC="$cc" -j"$jobs" vmlinux
+	} >"$log" 2>&1 || rc=$?
+	t=$(($(date +%s) - t0))
+	warn=$(grep -c 'warning:' "$log" || true)
+	dropped=$(wc -l <"$obj/dropped.txt" 2>/dev/null || echo "?")
+	if [ $rc -eq 0 ]; then
+		result=ok
+	else
+		result="**FAILED**"
+		failed=1
+		grep -E 'error|Error|\*\*\*' "$log" | head -20 >&2 || true
+	fi
+	row="| $n | $subject | $result | ${t}s | $warn | $dropped |"
+	echo "$row" >>"$summary"
+	echo "bisect-build: [$n] $result in ${t}s, $warn warning lines ($log)"
+	[ $rc -eq 0 ] && echo "$row" >"$stamp"
+done
+cat "$summary"
+if [ $failed -ne 0 ]; then
+	echo "bisect-build: FAILED: some steps do not build (logs in $logs)" >&2
+	exit 1
+fi
+echo "bisect-build: all ${#steps[@]} steps build"
