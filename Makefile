@@ -125,6 +125,24 @@ checkpatch: series tree
 
 series-check: am-check checkpatch
 
+# Every step of the series (pristine base included) builds vmlinux of the
+# dynamic test configuration; incremental, skips steps already built.
+bisect-build: series
+	@$(STAGE) bisect-build harness/bisect-build.sh $(SERIES_GIT) $(B)/bisect 2 \
+		$(foreach f,$(FRAGS_dynamic),configs/$(f).config)
+
+# Each m68k defconfig (multi_defconfig: the classic machines; ColdFire, Sun 3)
+# pristine vs with the series, and NAME+ftrace: the defconfig with every
+# tracing option of the port that Kconfig allows on that machine.
+DEFCONFIGS ?= multi multi+ftrace sun3 sun3+ftrace m5208evb m5475evb virt virt+ftrace \
+	amiga atari mac sun3x q40 hp300 apollo bvme6000 mvme147 mvme16x \
+	amcore m5249evb m5272c3 m5275evb m5307c3 m5407c3 stmark2
+FTRACE_FRAGS := $(foreach f,tracing framepointer function dynamic,configs/$(f).config)
+
+defconfigs: series
+	@FTRACE_FRAGS="$(FTRACE_FRAGS)" $(STAGE) defconfigs harness/defconfigs.sh \
+		$(SERIES_GIT) $(B)/defconfigs 2 $(DEFCONFIGS)
+
 clean:
 	rm -rf $(B)/kobj-* $(B)/linux $(B)/logs
 

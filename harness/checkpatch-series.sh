@@ -4,6 +4,11 @@
 # (from TREE) on every patch of SERIESDIR but the cover letter.  One
 # summary line per patch; the full report goes to LOG.  Fails unless every
 # patch has 0 errors, 0 warnings and 0 checks.
+#
+# checkpatch asks "does MAINTAINERS need updating?" (FILE_PATH_CHANGES) of
+# every patch that adds a file.  That one is answered here instead: it is
+# ignored, and every added file must have a maintainer in TREE's
+# MAINTAINERS (scripts/get_maintainer.pl -f).
 set -euo pipefail
 tree=$(realpath "$1") series=$(realpath "$2") log=$(realpath -m "$3")
 mkdir -p "$(dirname "$log")"
@@ -14,13 +19,23 @@ patches=("$series"/[0-9][0-9][0-9][0-9]-*.patch)
 bad=0
 for p in "${patches[@]}"; do
 	case $(basename "$p") in 0000-cover-letter.patch) continue ;; esac
-	out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --color=never "$p" 2>&1) || true
+	out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --color=never \
+		--ignore FILE_PATH_CHANGES "$p" 2>&1) || true
 	printf '### %s\n%s\n\n' "$(basename "$p")" "$out" >>"$log"
 	total=$(grep -E '^total: [0-9]+ errors, [0-9]+ warnings, [0-9]+ checks' <<<"$out" || true)
 	[ -n "$total" ] || total="no checkpatch summary line"
 	echo "checkpatch: $(basename "$p"): $total"
 	[ "${total#total: 0 errors, 0 warnings, 0 checks}" != "$total" ] || bad=1
 done
+# the files the series adds, and their maintainers
+added=$(awk '/^diff --git / { f = substr($4, 3) } /^new file mode/ { print f }' "${patches[@]}" | sort -u)
+for f in $added; do
+	who=$(cd "$tree" && perl scripts/get_maintainer.pl --no-git --no-git-fallback -f "$f" 2>&1 |
+		sed -n 's/.*(maintainer:\(.*\))/\1/p' | sort -u | paste -sd,) || who=
+	echo "checkpatch: new file $f: ${who:-NO MAINTAINER}" | tee -a "$log"
+	[ -n "$who" ] || bad=1
+done
+
 if [ $bad -ne 0 ]; then
 	echo "checkpatch: FAILED, full report: $log" >&2
 	exit 1

@@ -301,7 +301,7 @@ def readme_figures(readme_text):
     m = re.search(r'^`make check` from a fresh clone.*?(?=\n\n)', readme_text, re.M | re.S)
     if not m:
         raise SeriesError('README.md: no "`make check` from a fresh clone" paragraph')
-    check = ' '.join(m.group(0).split())
+    check = re.sub(r'\*\*|`', '', ' '.join(m.group(0).split()))   # plain text for a mail
     m = re.search(r'^Targets:\n\n((?:\* .*\n)+)', readme_text, re.M)
     if not m:
         raise SeriesError('README.md: no "Targets:" list in the Benchmarks section')
@@ -325,8 +325,10 @@ def write_series(repo, gitdir, base, head, outdir):
     for f in os.listdir(outdir):
         if f.endswith('.patch'):
             os.remove(os.path.join(outdir, f))
+    # the cover letter is from the author of the last patch, dated as it
+    who = git(gitdir, 'log', '-1', '--format=%an%n%ae%n%aD', head).splitlines()
     git(gitdir, 'format-patch', '-q', '--cover-letter', '--no-signature',
-        '-o', outdir, '%s..%s' % (base, head))
+        '-o', outdir, '%s..%s' % (base, head), env=commit_env(*who))
     files = sorted(f for f in os.listdir(outdir) if f.endswith('.patch'))
     with open(os.path.join(repo, COVER)) as f:
         template = f.read()

@@ -156,8 +156,8 @@ class PatchHeaderTest(unittest.TestCase):
 
     def test_cover_letter(self):
         figs = series.readme_figures(README)
-        self.assertEqual(figs['CHECK'], '`make check` from a fresh clone on 2026-11-22: '
-                         '**3 passed, 0 failed, 0 skipped**, in 1 min.')
+        self.assertEqual(figs['CHECK'], 'make check from a fresh clone on 2026-11-22: '
+                         '3 passed, 0 failed, 0 skipped, in 1 min.')
         self.assertEqual(figs['BENCH'], '* one\n* two')
         subj, blurb = series.fill_cover('subj\n\nA @CHECK@\n', figs)
         self.assertEqual(subj, 'subj')
@@ -233,6 +233,7 @@ class SeriesEndToEndTest(unittest.TestCase):
         with open(os.path.join(self.out, files[0])) as f:
             cover = f.read()
         self.assertIn('Subject: [PATCH 0/2] the subject', cover)
+        self.assertIn('From: Some One <some@example.org>', cover)
         self.assertIn('3 passed', cover)
         self.assertIn('Debian linux-source-6.12 6.12.0-1', cover)
         self.assertNotIn('***', cover)

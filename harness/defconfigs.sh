@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# defconfigs.sh SERIES_GIT WORK JOBS TARGET...: build vmlinux of each TARGET
+# on the pristine base and with the whole series, and compare.
+#
+# TARGET is NAME (arch/m68k/configs/NAME_defconfig as it is) or NAME+ftrace
+# (that defconfig plus the FTRACE_FRAGS fragments, as far as Kconfig
+# allows them on that machine: harness/kconfig.sh with KCONFIG_LOOSE=1).
+# A target fails when the series build fails where the base one built, or
+# shows a warning the base build does not have (compared without line
+# numbers, as the patches move lines).
+#
+# Incremental: one work tree (a git worktree of SERIES_GIT) and one object
+# directory per target; the series build follows the base one in the same
+# object directory, so it recompiles only what the series changes, and
+# its warnings are compared against the full list of the base build.  A
+# target already compared for the same commits and fragments is skipped.
+# Each compile holds /tmp/kbuild.lock.  Logs: WORK/logs/; table:
+# WORK/summary.md.
+set -euo pipefail
+gitdir=$(realpath "$1") work=$(realpath -m "$2") jobs=$3
+shift 3
+here=$(cd "$(dirname "$0")" && pwd)
+read -r -a frags <<<"${FTRACE_FRAGS:-}"
+for i in "${!frags[@]}"; do frags[i]=$(realpath "${frags[$i]}"); done
+src=$work/src logs=$work/logs
+mkdir -p "$logs" "$work/done"
+
+if ! base=$(git --git-dir="$gitdir" rev-parse -q --verify 'refs/tags/base^{commit}') ||
+	! head=$(git --git-dir="$gitdir" rev-parse -q --verify 'refs/heads/series^{commit}'); then
+	echo "defconfigs: no series in $gitdir (run make series)" >&2
+	exit 1
+fi
+if [ ! -e "$src/.git" ]; then
+	rm -rf "$src"
+	git --git-dir="$gitdir" worktree prune
+	echo "defconfigs: checking out the base tree into $src"
+	git --git-dir="$gitdir" worktree add -q --detach "$src" "$base"
+fi
+fraghash=$( (echo "${frags[@]}"; cat "${frags[@]}" /dev/null) | sha1sum | cut -c1-12)
+cc="m68k-linux-gnu-gcc"
+command -v ccache >/dev/null && cc="ccache $cc"
+export CCACHE_DIR=${CCACHE_DIR:-$work/../ccache}
+
+# configure + build one side; prints "ok|FAILED seconds"
+build() {
+	local target=$1 side=$2 commit=$3 obj=$4 log=$logs/$1.$2.log name=${1%+ftrace}
+	git -C "$src" checkout -q --detach "$commit"
+	local t0 rc=0
+	t0=$(date +%s)
+	{
+		# (set -e does not apply inside "|| rc=$?": chain with &&)
+		if [ ! -f "$src/arch/m68k/configs/${name}_defconfig" ]; then
+			echo "defconfigs: no arch/m68k/configs/${name}_defconfig"
+			false
+		elif [ "$target" = "$name" ]; then
+			make -s -C "$src" O="$obj" ARCH=m68k CROSS_COMPILE=m68k-linux-gnu- \
+				"${name}_defconfig"
+		else
+			KCONFIG_BASE=${name}_defconfig KCONFIG_LOOSE=1 \
+				"$here/kconfig.sh" "$src" "$obj" "${frags[@]}"
+		fi &&
+			flock /tmp/kbuild.lock make -C "$src" O="$obj" ARCH=m68k \
+				CROSS_COMPILE=m68k-linux-gnu- CC="$cc" -j"$jobs" vmlinux
+	} >"$log" 2>&1 || rc=$?
+	# warnings without line/column numbers, one of each
+	grep -E 'warning:|WARNING:' "$log" | sed -E 's/:[0-9]+:([0-9]+:)? /: /' |
+		sort -u >"$logs/$target.$side.warn" || true
+	if [ $rc -eq 0 ]; then
+		echo "ok $(($(date +%s) - t0))"
+	else
+		echo "FAILED $(($(date +%s) - t0))"
+	fi
+}
+
+summary=$work/summary.md
+{
+	echo "| target | pristine | with the series | new warnings | verdict |"
+	echo "|---|---|---|---:|---|"
+} >"$summary"
+bad=0
+for target in "$@"; do
+	stamp=$work/done/$target-${base:0:12}-${head:0:12}-$fraghash
+	if [ -f "$stamp" ]; then
+		echo "defconfigs: $target: compared before, skipped"
+		cat "$stamp" >>"$summary"
+		continue
+	fi
+	obj=$work/obj/$target
+	mkdir -p "$obj"
+	echo "==> [defconfigs $target] $(date +%T) pristine"
+	read -r b_res b_t < <(build "$target" base "$base" "$obj")
+	echo "==> [defconfigs $target] $(date +%T) series ($b_res in ${b_t}s)"
+	read -r s_res s_t < <(build "$target" series "$head" "$obj")
+	new=$(comm -13 "$logs/$target.base.warn" "$logs/$target.series.warn" | tee "$logs/$target.new-warnings" | wc -l)
+	bw=$(wc -l <"$logs/$target.base.warn")
+	sw=$(wc -l <"$logs/$target.series.warn")
+	if [ "$s_res" = ok ] && [ "$new" -eq 0 ]; then
+		verdict=ok
+	elif [ "$s_res" != ok ] && [ "$b_res" != ok ]; then
+		verdict="fails without the series too"
+	else
+		verdict="**NEW $([ "$s_res" != ok ] && echo FAILURE || echo WARNINGS)**"
+	fi
+	row="| $target | $b_res, $bw warnings, ${b_t}s | $s_res, $sw warnings (rebuilt part), ${s_t}s | $new | $verdict |"
+	echo "$row" >>"$summary"
+	echo "defconfigs: $row"
+	case $verdict in
+	"**NEW"*)
+		bad=1
+		head -20 "$logs/$target.new-warnings" >&2
+		;;
+	*) echo "$row" >"$stamp" ;;
+	esac
+done
+cat "$summary"
+if [ $bad -ne 0 ]; then
+	echo "defconfigs: FAILED: the series adds a failure or a warning (logs in $logs)" >&2
+	exit 1
+fi
+echo "defconfigs: no new failure or warning in $# targets"
