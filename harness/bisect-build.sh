@@ -36,8 +36,8 @@ export CCACHE_DIR=${CCACHE_DIR:-$work/../ccache}
 
 summary=$work/summary.md
 {
-	echo "| step | commit | result | time | warnings | options dropped |"
-	echo "|---|---|---|---:|---:|---:|"
+	echo "| step | commit | result | build time | lock wait | warnings | options dropped |"
+	echo "|---|---|---|---:|---:|---:|---:|"
 } >"$summary"
 failed=0
 for i in "${!steps[@]}"; do
@@ -55,13 +55,19 @@ for i in "${!steps[@]}"; do
 	echo "==> [bisect-build $n/$((${#steps[@]} - 1))] $(date +%T) $subject"
 	git -C "$src" checkout -q --detach "$c"
 	t0=$(date +%s)
+	rm -f "$work/locked"
 	rc=0
 	{
+		# shellcheck disable=SC2016 # $0/$@ of the inner sh
 		KCONFIG_LOOSE=1 "$here/kconfig.sh" "$src" "$obj" "${frags[@]}" &&
-			flock /tmp/kbuild.lock make -C "$src" O="$obj" ARCH=m68k \
+			flock /tmp/kbuild.lock sh -c 'date +%s >"$0" && exec "$@"' "$work/locked" \
+				make -C "$src" O="$obj" ARCH=m68k \
 				CROSS_COMPILE=m68k-linux-gnu- CC="$cc" -j"$jobs" vmlinux
 	} >"$log" 2>&1 || rc=$?
-	t=$(($(date +%s) - t0))
+	# build time from when the lock was taken; the wait is shown apart
+	t1=$(cat "$work/locked" 2>/dev/null || echo "$t0")
+	t=$(($(date +%s) - t1))
+	wait=$((t1 - t0))
 	warn=$(grep -c 'warning:' "$log" || true)
 	dropped=$(wc -l <"$obj/dropped.txt" 2>/dev/null || echo "?")
 	if [ $rc -eq 0 ]; then
@@ -71,7 +77,7 @@ for i in "${!steps[@]}"; do
 		failed=1
 		grep -E 'error|Error|\*\*\*' "$log" | head -20 >&2 || true
 	fi
-	row="| $n | $subject | $result | ${t}s | $warn | $dropped |"
+	row="| $n | $subject | $result | ${t}s | ${wait}s | $warn | $dropped |"
 	echo "$row" >>"$summary"
 	echo "bisect-build: [$n] $result in ${t}s, $warn warning lines ($log)"
 	[ $rc -eq 0 ] && echo "$row" >"$stamp"

@@ -48,8 +48,10 @@ build() {
 	git -C "$src" checkout -q --detach "$commit"
 	local t0 rc=0
 	t0=$(date +%s)
+	rm -f "$obj/.locked"
+	# (set -e does not apply inside "|| rc=$?": chain with &&)
+	# shellcheck disable=SC2016 # $0/$@ of the inner sh
 	{
-		# (set -e does not apply inside "|| rc=$?": chain with &&)
 		if [ ! -f "$src/arch/m68k/configs/${name}_defconfig" ]; then
 			echo "defconfigs: no arch/m68k/configs/${name}_defconfig"
 			false
@@ -60,9 +62,12 @@ build() {
 			KCONFIG_BASE=${name}_defconfig KCONFIG_LOOSE=1 \
 				"$here/kconfig.sh" "$src" "$obj" "${frags[@]}"
 		fi &&
-			flock /tmp/kbuild.lock make -C "$src" O="$obj" ARCH=m68k \
+			flock /tmp/kbuild.lock sh -c 'date +%s >"$0" && exec "$@"' "$obj/.locked" \
+				make -C "$src" O="$obj" ARCH=m68k \
 				CROSS_COMPILE=m68k-linux-gnu- CC="$cc" -j"$jobs" vmlinux
 	} >"$log" 2>&1 || rc=$?
+	# time from when the lock was taken
+	t0=$(cat "$obj/.locked" 2>/dev/null || echo "$t0")
 	# warnings without line/column numbers, one of each
 	grep -E 'warning:|WARNING:' "$log" | sed -E 's/:[0-9]+:([0-9]+:)? /: /' |
 		sort -u >"$logs/$target.$side.warn" || true
