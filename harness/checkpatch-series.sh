@@ -27,6 +27,9 @@ for p in "${patches[@]}"; do
 	echo "checkpatch: $(basename "$p"): $total"
 	[ "${total#total: 0 errors, 0 warnings, 0 checks}" != "$total" ] || bad=1
 done
+# checkpatch caches its CamelCase list in the tree: leave TREE as the build made it
+rm -f "$tree"/.checkpatch-camelcase.*
+
 # the files the series adds, and their maintainers
 added=$(awk '/^diff --git / { f = substr($4, 3) } /^new file mode/ { print f }' "${patches[@]}" | sort -u)
 for f in $added; do
