@@ -7,6 +7,9 @@
 #   make shell    boot the guest to an interactive root shell
 #   make guest SCRIPT=file.sh   run a host script as root inside the guest
 #   make bench    tracing overhead figures (build/bench/table.md)
+#   make record CMD="ls /" [TRACE_CMD_ARGS="-p function_graph"]
+#                 trace-cmd record CMD in the guest; the recording lands in
+#                 build/trace.dat on the host
 #
 # Every step is incremental; build products and logs live in build/.
 
@@ -43,8 +46,13 @@ VMLINUX   := $(KOBJ)/vmlinux
 INITRAMFS := $(KOBJ)/initramfs.cpio.gz
 BUSYBOX   := $(B)/busybox/busybox
 GUESTBIN  := $(B)/guest-bin
+TRACECMD  := $(B)/trace-cmd
+# Upstream tarballs of libtraceevent, libtracefs and trace-cmd, used when the
+# Debian archive does not serve their sources (checked against
+# userspace/trace-cmd/SHA256SUMS).
+TRACE_CMD_SRC ?= $(if $(wildcard $(CURDIR)/../shared/src),$(CURDIR)/../shared/src)
 
-.PHONY: run check bench shell guest deps tree kernel initramfs guest-bin clean FORCE
+.PHONY: run check bench shell guest record deps tree kernel initramfs guest-bin trace-cmd clean FORCE
 
 deps:
 	@$(STAGE) deps harness/deps.sh
@@ -75,8 +83,13 @@ $(BUSYBOX): harness/build-busybox.sh | deps
 guest-bin: | deps
 	@harness/build-guest-bin.sh guest/src $(GUESTBIN)
 
-initramfs: kernel $(BUSYBOX) guest-bin
-	@$(STAGE) initramfs harness/mkinitramfs.sh $(KOBJ) $(BUSYBOX) $(TREE) $(INITRAMFS) $(GUESTBIN)
+# A static m68k trace-cmd (with libtraceevent and libtracefs) for the guest.
+trace-cmd: | deps
+	@$(STAGE) trace-cmd harness/build-trace-cmd.sh $(TRACECMD) $(TRACE_CMD_SRC)
+
+initramfs: kernel $(BUSYBOX) guest-bin trace-cmd
+	@$(STAGE) initramfs harness/mkinitramfs.sh $(KOBJ) $(BUSYBOX) $(TREE) $(INITRAMFS) \
+		$(GUESTBIN) $(TRACECMD)/m68k/bin
 
 run: initramfs
 	@$(STAGE) demo harness/qemu-run.sh --kernel $(VMLINUX) --initrd $(INITRAMFS) \
@@ -86,6 +99,15 @@ guest: initramfs
 	@test -n "$(SCRIPT)" || { echo "usage: make guest SCRIPT=path/to/script.sh" >&2; exit 2; }
 	@harness/qemu-run.sh --kernel $(VMLINUX) --initrd $(INITRAMFS) \
 		--timeout $(GUEST_TIMEOUT) --log $(B)/logs/guest.log $(SCRIPT)
+
+# CMD and TRACE_CMD_ARGS reach the script through the environment, so that
+# any quoting in them survives.
+TRACE_CMD_ARGS ?= -e sched -e syscalls
+record: export RECORD_CMD := $(CMD)
+record: export RECORD_ARGS := $(TRACE_CMD_ARGS)
+record: initramfs
+	@harness/record.sh $(VMLINUX) $(INITRAMFS) $(B)/trace.dat $(GUEST_TIMEOUT) \
+		"$$RECORD_CMD" "$$RECORD_ARGS"
 
 shell: initramfs
 	@harness/qemu-run.sh --kernel $(VMLINUX) --initrd $(INITRAMFS) --interactive
