@@ -67,7 +67,12 @@ cat "$L/harness.log"
 
 # KUnit suites run at every boot of the dynamic kernel: count them once.
 nokunit="--append kunit.enable=0"
-guest "$dyn" foundation 600 "$top/guest/tests/foundation.sh"
+# Guest time counts guest instructions here (-icount, and the goldfish
+# clock on the virtual clock): the irqsoff checks compare a 2 ms irqs-off
+# section with every other one, and on a loaded host the wall clock
+# stretches any other section past it.
+(export QEMU_EXTRA="-icount shift=0,sleep=off -rtc clock=vm"
+ guest "$dyn" foundation 600 "$top/guest/tests/foundation.sh")
 guest "$dyn" function 900 "$top/guest/tests/function.sh" $nokunit
 guest "$dyn" syscalls 600 "$top/guest/tests/syscalls.sh" $nokunit
 guest "$dyn" dynamic 1200 "$top/guest/tests/dynamic.sh" $nokunit
@@ -81,6 +86,13 @@ mkdir -p "$L/listen"
 tc_listen=$!
 (export QEMU_EXTRA="-netdev user,id=net0 -device virtio-net-device,netdev=net0"
  guest "$dyn" trace-cmd 900 "$top/guest/tests/trace-cmd.sh" --append "kunit.enable=0 tc.listen=$tc_port")
+# The listener forks a child per client, which writes the trace.dat once the
+# client is done: give it time to finish (a loaded host is slow) before the
+# listener goes.
+for _ in $(seq 600); do
+	pgrep -P "$tc_listen" >/dev/null || break
+	sleep 0.1
+done
 kill "$tc_listen" 2>/dev/null
 wait "$tc_listen" 2>/dev/null
 "$top/harness/trace-cmd-host.sh" "$L/trace-cmd.log" "$L/trace-cmd" \

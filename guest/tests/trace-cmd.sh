@@ -16,8 +16,6 @@
 D=/tmp/tc
 mkdir -p $D
 TC=trace-cmd
-# A read(2) of a known file: dd, not cat (busybox cat uses sendfile).
-one_read() { dd if=/proc/version of=/dev/null bs=4096 count=1 2>/dev/null; }
 
 # report NAME: the guest's report of NAME.dat, kept as NAME.report
 report() {
@@ -67,7 +65,7 @@ check tc:list-functions "'list -f ^vfs_rea' lacks vfs_read or lists other names"
 # ---- record and report
 # events with a filter: no sched_switch to the idle task (pid 0) survives
 $TC record -q -o $D/switch.dat -e sched:sched_switch -f 'next_pid != 0' \
-	sh -c 'sleep 0.05; one=1' >/dev/null 2>&1
+	sleep 0.05 >/dev/null 2>&1
 report switch
 n=$(events_of switch | grep -c 'sched_switch:')
 idle=$(events_of switch | grep -c 'next_pid=0 ')
@@ -75,7 +73,8 @@ check tc:record-event-filter "$n sched_switch events, $idle to pid 0" \
 	sh -c "[ $n -gt 0 ] && [ $idle -eq 0 ]"
 keep switch
 
-# -p function -l: only the one function
+# -p function -l: only the one function (one read(2) of a known file: dd,
+# not cat, which uses sendfile(2))
 $TC record -q -o $D/function.dat -p function -l vfs_read \
 	dd if=/proc/version of=/dev/null bs=4096 count=1 >/dev/null 2>&1
 report function
