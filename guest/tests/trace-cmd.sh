@@ -39,6 +39,14 @@ wait_for() {
 	done
 }
 
+# tcp_drained: every TCP connection is over: in TIME_WAIT or CLOSE (states
+# 06, 07 of /proc/net/tcp), so the peer has acknowledged all we sent and
+# closed its end.  Listening sockets (no remote address) do not count.
+tcp_drained() {
+	awk 'NR > 1 && $3 != "00000000:0000" && $4 != "06" && $4 != "07" { busy = 1 }
+	     END { exit busy }' /proc/net/tcp
+}
+
 # events_of NAME: the event lines of NAME.report (no header, no stack lines)
 events_of() {
 	grep -E '^ *[^ ].*\[[0-9]+\] +[0-9]+\.[0-9]+: ' $D/$1.report
@@ -188,12 +196,18 @@ else
 	# File version 6: the version 7 file that the host's trace-cmd 3.1.6
 	# listen writes for this big-endian client cannot be read back
 	# ("cannot goto buffer offset -7937...").
-	if $TC record --file-version 6 -N 10.0.2.2:$port \
+	# -t: the per-CPU data over TCP too (QEMU's user network drops UDP
+	# under load).
+	if $TC record -t --file-version 6 -N 10.0.2.2:$port \
 		-e syscalls:sys_enter_getppid -F bench syscall 100 >$D/net.out 2>&1; then
 		pass tc:record-N
 	else
 		fail tc:record-N "trace-cmd record -N exited $?: $(tail -n 2 $D/net.out)"
 	fi
+	# trace-cmd exits with its last data still queued in the kernel: the
+	# guest must not power off before the host has it all.
+	check tc:record-N-sent "TCP connections to the host still open after 60 s" \
+		wait_for 60 tcp_drained
 fi
 
 trace_reset
