@@ -7,7 +7,10 @@
 #
 # The full set runs on the dynamic-ftrace kernel; the DYNAMIC_FTRACE=n
 # kernel runs the suites that do not need dynamic ftrace.
-# Each guest suite is one boot (harness/qemu-run.sh --strict).  The boot
+# Each guest suite is one boot (harness/qemu-run.sh --strict --icount: guest
+# time counts guest instructions, so no verdict depends on host load; seen
+# before: on a loaded host the wall clock stretched an unrelated irqs-off
+# section past the 2 ms one the irqsoff checks look for).  The boot
 # itself counts as a test case: it must reach the end of its script with a
 # console free of WARNING/BUG/Oops; its checks are counted on top.
 # Logs: build/logs/check/<suite>.log (console), <suite>.out (harness).
@@ -25,7 +28,7 @@ guest() {
 	shift 4
 	"$top/harness/stage.sh" "check:$name" \
 		"$top/harness/qemu-run.sh" --kernel "$kobj/vmlinux" \
-		--initrd "$kobj/initramfs.cpio.gz" --timeout "$timeout" --strict \
+		--initrd "$kobj/initramfs.cpio.gz" --timeout "$timeout" --strict --icount \
 		--log "$L/$name.log" "$@" "$script" >"$L/$name.out" 2>&1
 	grep -E '^(==>|qemu-run:)|^CHECK FAIL|^\[[0-9]+\].*\[FAIL\]|^ *not ok' "$L/$name.out"
 	# the boot verdict, from qemu-run's own last words
@@ -67,12 +70,7 @@ cat "$L/harness.log"
 
 # KUnit suites run at every boot of the dynamic kernel: count them once.
 nokunit="--append kunit.enable=0"
-# Guest time counts guest instructions here (-icount, and the goldfish
-# clock on the virtual clock): the irqsoff checks compare a 2 ms irqs-off
-# section with every other one, and on a loaded host the wall clock
-# stretches any other section past it.
-(export QEMU_EXTRA="-icount shift=0,sleep=off -rtc clock=vm"
- guest "$dyn" foundation 600 "$top/guest/tests/foundation.sh")
+guest "$dyn" foundation 600 "$top/guest/tests/foundation.sh"
 guest "$dyn" function 900 "$top/guest/tests/function.sh" $nokunit
 guest "$dyn" syscalls 600 "$top/guest/tests/syscalls.sh" $nokunit
 guest "$dyn" dynamic 1200 "$top/guest/tests/dynamic.sh" $nokunit
