@@ -7,6 +7,9 @@
 #   make shell    boot the guest to an interactive root shell
 #   make guest SCRIPT=file.sh   run a host script as root inside the guest
 #   make bench    tracing overhead figures (build/bench/table.md)
+#   make bench-calls   instructions per traced call only, VARIANT's kernel
+#   make profile  instructions per function of one traced getppid() call
+#                 (build/profile/table.md)
 #
 # Every step is incremental; build products and logs live in build/.
 
@@ -44,7 +47,7 @@ INITRAMFS := $(KOBJ)/initramfs.cpio.gz
 BUSYBOX   := $(B)/busybox/busybox
 GUESTBIN  := $(B)/guest-bin
 
-.PHONY: run check bench shell guest deps tree kernel initramfs guest-bin clean FORCE
+.PHONY: run check bench bench-calls profile shell guest deps tree kernel initramfs guest-bin clean FORCE
 
 deps:
 	@$(STAGE) deps harness/deps.sh
@@ -101,6 +104,14 @@ bench:
 	@for v in plain fp static dynamic; do \
 		$(MAKE) --no-print-directory initramfs VARIANT=$$v; done
 	@$(STAGE) bench harness/bench.sh $(B)
+
+# The per-traced-call figures of `make bench` on VARIANT's kernel alone.
+bench-calls: initramfs
+	@$(STAGE) bench-calls harness/bench.sh --calls $(B) $(VARIANT)
+
+# One getppid() call single-stepped under QEMU's gdbstub, on VARIANT's kernel.
+profile: initramfs
+	@$(STAGE) profile harness/profile.sh $(KOBJ) $(B)/profile
 
 clean:
 	rm -rf $(B)/kobj-* $(B)/linux $(B)/logs
