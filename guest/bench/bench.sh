@@ -31,16 +31,17 @@ run() { # STATE: all workloads, REPS times each
 	done
 }
 
-# Function entries the current tracer records for `bench syscall N`
-# (the whole process, exec and exit included).
+# Events the current tracer records while `bench syscall N` runs (the
+# ring buffer's own count: the whole process, exec and exit included).
 entries() { # N
 	echo >$T/trace
 	bench syscall "$1" >/dev/null || exit 1
-	if ! grep -q '^overrun: 0$' $T/per_cpu/cpu0/stats; then
+	_st=$(cat $T/per_cpu/cpu0/stats)
+	if ! echo "$_st" | grep -q '^overrun: 0$'; then
 		echo "bench: the ring buffer overran while counting entries"
 		exit 1
 	fi
-	grep -c '^ *bench-[0-9]' $T/trace
+	echo "$_st" | sed -n 's/^entries: //p'
 }
 
 trace_reset
