@@ -10,6 +10,9 @@
 #   make record CMD="ls /" [TRACE_CMD_ARGS="-p function_graph"]
 #                 trace-cmd record CMD in the guest; the recording lands in
 #                 build/trace.dat on the host
+#   make bench-calls   instructions per traced call only, VARIANT's kernel
+#   make profile  instructions per function of one traced getppid() call
+#                 (build/profile/table.md)
 #
 # Every step is incremental; build products and logs live in build/.
 
@@ -52,7 +55,8 @@ TRACECMD  := $(B)/trace-cmd
 # userspace/trace-cmd/SHA256SUMS).
 TRACE_CMD_SRC ?= $(if $(wildcard $(CURDIR)/../shared/src),$(CURDIR)/../shared/src)
 
-.PHONY: run check bench shell guest record deps tree kernel initramfs guest-bin trace-cmd clean FORCE
+.PHONY: run check bench bench-calls profile shell guest record deps tree kernel initramfs guest-bin \
+	trace-cmd clean FORCE
 
 deps:
 	@$(STAGE) deps harness/deps.sh
@@ -123,6 +127,14 @@ bench:
 	@for v in plain fp static dynamic; do \
 		$(MAKE) --no-print-directory initramfs VARIANT=$$v; done
 	@$(STAGE) bench harness/bench.sh $(B)
+
+# The per-traced-call figures of `make bench` on VARIANT's kernel alone.
+bench-calls: initramfs
+	@$(STAGE) bench-calls harness/bench.sh --calls $(B) $(VARIANT)
+
+# One getppid() call single-stepped under QEMU's gdbstub, on VARIANT's kernel.
+profile: initramfs
+	@$(STAGE) profile harness/profile.sh $(KOBJ) $(B)/profile
 
 clean:
 	rm -rf $(B)/kobj-* $(B)/linux $(B)/logs
