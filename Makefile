@@ -7,6 +7,12 @@
 #   make shell    boot the guest to an interactive root shell
 #   make guest SCRIPT=file.sh   run a host script as root inside the guest
 #   make bench    tracing overhead figures (build/bench/table.md)
+#   make record CMD="ls /" [TRACE_CMD_ARGS="-p function_graph"]
+#                 trace-cmd record CMD in the guest; the recording lands in
+#                 build/trace.dat on the host
+#   make bench-calls   instructions per traced call only, VARIANT's kernel
+#   make profile  instructions per function of one traced getppid() call
+#                 (build/profile/table.md)
 #   make series   the port as a git format-patch series (build/series/)
 #   make series-check   git am of the series = build/linux, feature tables, checkpatch
 #   make bisect-build   every step of the series builds vmlinux (slow)
@@ -47,9 +53,14 @@ VMLINUX   := $(KOBJ)/vmlinux
 INITRAMFS := $(KOBJ)/initramfs.cpio.gz
 BUSYBOX   := $(B)/busybox/busybox
 GUESTBIN  := $(B)/guest-bin
+TRACECMD  := $(B)/trace-cmd
+# Upstream tarballs of libtraceevent, libtracefs and trace-cmd, used when the
+# Debian archive does not serve their sources (checked against
+# userspace/trace-cmd/SHA256SUMS).
+TRACE_CMD_SRC ?= $(if $(wildcard $(CURDIR)/../shared/src),$(CURDIR)/../shared/src)
 
-.PHONY: run check bench shell guest deps tree kernel initramfs guest-bin clean FORCE \
-	series am-check checkpatch series-check bisect-build defconfigs
+.PHONY: run check bench bench-calls profile shell guest record deps tree kernel initramfs guest-bin \
+	trace-cmd clean FORCE series am-check checkpatch series-check bisect-build defconfigs
 
 deps:
 	@$(STAGE) deps harness/deps.sh
@@ -80,8 +91,13 @@ $(BUSYBOX): harness/build-busybox.sh | deps
 guest-bin: | deps
 	@harness/build-guest-bin.sh guest/src $(GUESTBIN)
 
-initramfs: kernel $(BUSYBOX) guest-bin
-	@$(STAGE) initramfs harness/mkinitramfs.sh $(KOBJ) $(BUSYBOX) $(TREE) $(INITRAMFS) $(GUESTBIN)
+# A static m68k trace-cmd (with libtraceevent and libtracefs) for the guest.
+trace-cmd: | deps
+	@$(STAGE) trace-cmd harness/build-trace-cmd.sh $(TRACECMD) $(TRACE_CMD_SRC)
+
+initramfs: kernel $(BUSYBOX) guest-bin trace-cmd
+	@$(STAGE) initramfs harness/mkinitramfs.sh $(KOBJ) $(BUSYBOX) $(TREE) $(INITRAMFS) \
+		$(GUESTBIN) $(TRACECMD)/m68k/bin
 
 run: initramfs
 	@$(STAGE) demo harness/qemu-run.sh --kernel $(VMLINUX) --initrd $(INITRAMFS) \
@@ -91,6 +107,15 @@ guest: initramfs
 	@test -n "$(SCRIPT)" || { echo "usage: make guest SCRIPT=path/to/script.sh" >&2; exit 2; }
 	@harness/qemu-run.sh --kernel $(VMLINUX) --initrd $(INITRAMFS) \
 		--timeout $(GUEST_TIMEOUT) --log $(B)/logs/guest.log $(SCRIPT)
+
+# CMD and TRACE_CMD_ARGS reach the script through the environment, so that
+# any quoting in them survives.
+TRACE_CMD_ARGS ?= -e sched -e syscalls
+record: export RECORD_CMD := $(CMD)
+record: export RECORD_ARGS := $(TRACE_CMD_ARGS)
+record: initramfs
+	@harness/record.sh $(VMLINUX) $(INITRAMFS) $(B)/trace.dat $(GUEST_TIMEOUT) \
+		"$$RECORD_CMD" "$$RECORD_ARGS"
 
 shell: initramfs
 	@harness/qemu-run.sh --kernel $(VMLINUX) --initrd $(INITRAMFS) --interactive
@@ -142,6 +167,13 @@ FTRACE_FRAGS := $(foreach f,tracing framepointer function dynamic,configs/$(f).c
 defconfigs: series
 	@FTRACE_FRAGS="$(FTRACE_FRAGS)" $(STAGE) defconfigs harness/defconfigs.sh \
 		$(SERIES_GIT) $(B)/defconfigs 2 $(DEFCONFIGS)
+# The per-traced-call figures of `make bench` on VARIANT's kernel alone.
+bench-calls: initramfs
+	@$(STAGE) bench-calls harness/bench.sh --calls $(B) $(VARIANT)
+
+# One getppid() call single-stepped under QEMU's gdbstub, on VARIANT's kernel.
+profile: initramfs
+	@$(STAGE) profile harness/profile.sh $(KOBJ) $(B)/profile
 
 clean:
 	rm -rf $(B)/kobj-* $(B)/linux $(B)/logs

@@ -61,6 +61,14 @@ grep -E 'do_sys_openat2|do_filp_open|path_openat' $T/trace |
 echo 0 >$T/options/funcgraph-retval
 echo nop >$T/current_tracer
 
+banner "trace-cmd record -p function_graph -g ksys_read, then trace-cmd report"
+trace_reset
+cd /tmp
+trace-cmd record -q -o /tmp/demo.dat -p function_graph -g ksys_read \
+	dd if=/proc/version of=/dev/null bs=4096 count=1 >/dev/null 2>&1
+trace-cmd report -i /tmp/demo.dat 2>/dev/null | grep -A24 -m1 'ksys_read() {'
+cd /
+
 banner "stack tracer: the deepest kernel stack during a workload"
 trace_reset
 echo 0 >$T/stack_max_size

@@ -49,3 +49,18 @@ check_done() {
 	echo "checks: $CHECK_FAILED failed"
 	[ "$CHECK_FAILED" -eq 0 ]
 }
+
+# send_file NAME PATH: copy PATH to the host through the console, as
+#   GUEST-FILE-BEGIN NAME
+#   <base32 of the gzipped file>
+#   GUEST-FILE-END NAME <gzipped bytes> <md5 of the gzipped bytes>
+# harness/guest-files.py writes it back as NAME on the host.  base32, not
+# base64: its alphabet cannot spell a console pattern qemu-run --strict
+# fails on ("Oops", "BUG:").
+send_file() {
+	gzip -c "$2" >/tmp/.send_file.gz || return 1
+	echo "GUEST-FILE-BEGIN $1"
+	base32 /tmp/.send_file.gz
+	echo "GUEST-FILE-END $1 $(wc -c </tmp/.send_file.gz) $(md5sum </tmp/.send_file.gz | cut -d' ' -f1)"
+	rm -f /tmp/.send_file.gz
+}

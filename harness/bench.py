@@ -9,6 +9,10 @@ Reads, in the bench directory:
   sizes.txt          "<kernel> text data bss" of each vmlinux
   previous.json      the previous run's figures, if any
 
+With --calls, reads only calls.log (`make bench-calls`: one kernel, the
+getppid() loop in the states off, function and function_graph) and
+prints the instructions per traced call.
+
 Writes table.md (also printed) and results.json.  Each workload figure is
 the median of its repetitions, with the spread (max - min) / median, and
 the ratio against the same workload on the "plain" kernel with tracing off.
@@ -41,6 +45,10 @@ WORKLOADS = {'syscall': 'getppid() (ns/call)',
 
 BENCH = re.compile(r'^BENCH (\S+) (\S+) ([0-9.]+)\s*$')
 FIGURE = re.compile(r'^FIGURE (\S+) ([0-9.]+) (\S+)\s*$')
+# x86_64, same QEMU and method (../shared/notes/m68k-facts.md), and the
+# targets of the per-traced-call figures.
+X86_PER_CALL = {'function': 584, 'function_graph': 1802}
+PER_CALL_TARGET = {'function': 580, 'function_graph': 1800}
 FTRACE_ALLOC = re.compile(r'ftrace: allocating (\d+) entries in (\d+) pages')
 
 
@@ -83,6 +91,60 @@ def fig(figures, name):
     """Median of a figure's values, or None."""
     vals = [v for v, _ in figures.get(name, [])]
     return statistics.median(vals) if vals else None
+
+
+def per_call(samples, figures):
+    """Instructions per traced call of getppid(): (traced - off) / the
+    traced entries per call, counted by the guest (function tracer on all
+    functions, 10,000 calls; rounded: a timer tick adds entries of its
+    own).  -> (entries, {state: instructions}) or None."""
+    n = fig(figures, 'entries-10000-calls')
+    off = samples.get(('off', 'syscall'))
+    if not n or not off:
+        return None
+    entries = round(n / 10000)
+    if entries < 1:
+        return None
+    base = summary(off)[0]
+    out = {}
+    for state in PER_CALL_TARGET:
+        vals = samples.get((state, 'syscall'))
+        if vals:
+            out[state] = (summary(vals)[0] - base) / entries
+    return entries, out
+
+
+def render_per_call(samples, figures, kernel):
+    pc = per_call(samples, figures)
+    if not pc:
+        return []
+    entries, out = pc
+    lines = ['', f'Per traced call ({kernel} kernel; getppid() has {entries} traced '
+             f'entries, counted; instructions = (traced - off) / {entries}):', '',
+             '| tracer | m68k instr/call | x86_64 | target |', '|---|---:|---:|---:|']
+    for state, per in out.items():
+        met = 'met' if per <= PER_CALL_TARGET[state] else 'MISSED'
+        lines.append(f'| {STATE_TEXT[state]} | {per:,.0f} | {X86_PER_CALL[state]:,} | '
+                     f'<= {PER_CALL_TARGET[state]:,} ({met}) |')
+    return lines
+
+
+def render_calls(d):
+    """`make bench-calls`: calls.log only."""
+    samples, figures = parse_log(os.path.join(d, 'calls.log'))
+    if not samples:
+        raise BenchError('calls.log: no BENCH lines')
+    out = ['# make bench-calls, ' + date.today().isoformat(), '',
+           '| state | getppid() median | spread |', '|---|---:|---:|']
+    for state in STATES:
+        vals = samples.get((state, 'syscall'))
+        if vals:
+            med, spread = summary(vals)
+            out.append(f'| {STATE_TEXT[state]} | {med:,.0f} ns | {spread:.2f} % |')
+    lines = render_per_call(samples, figures, 'this')
+    if not lines:
+        raise BenchError('calls.log: no traced-entry count')
+    return '\n'.join(out + lines) + '\n'
 
 
 def collect(d):
@@ -179,6 +241,7 @@ def render(data, previous=None):
         out.append(f'| longest irqs-off window while switching, {label} | {irq:,.0f} us '
                    f'(idle: {idle:,.0f} us) |')
 
+    out += render_per_call(s['dynamic'], F['dynamic'], 'dynamic')
     out += ['', '## Targets', '']
     out += targets(data)
     if previous:
@@ -206,6 +269,12 @@ def targets(data):
         lines.append(f'* compiled in, off, {wl_text}: {pct(slow)} against plain '
                      f'({"met" if slow <= 0.5 else "MISSED"}: <= +0.5 %); '
                      f'{pct((dyn / fp - 1) * 100)} against fp (the trapf.l sites alone)')
+        if wl == 'syscall':
+            pc = per_call(s['dynamic'], F['dynamic'])
+            for state, per in (pc[1].items() if pc else ()):
+                lines.append(f'* {STATE_TEXT[state]}, per traced call: {per:,.0f} '
+                             f'instructions ({"met" if per <= PER_CALL_TARGET[state] else "MISSED"}: '
+                             f'<= {PER_CALL_TARGET[state]:,}; x86_64: {X86_PER_CALL[state]:,})')
         fn = s['dynamic'].get(('function', wl))
         if fn:
             lines.append(f'* function tracer on all functions, {wl_text}: '
@@ -229,8 +298,18 @@ def targets(data):
 
 
 def main(argv):
+    if len(argv) == 3 and argv[1] == '--calls':
+        try:
+            table = render_calls(argv[2])
+        except BenchError as e:
+            print(f'bench.py: {e}', file=sys.stderr)
+            return 1
+        with open(os.path.join(argv[2], 'calls.md'), 'w') as f:
+            f.write(table)
+        print(table, end='')
+        return 0
     if len(argv) != 2:
-        print('usage: bench.py BENCH_DIR', file=sys.stderr)
+        print('usage: bench.py [--calls] BENCH_DIR', file=sys.stderr)
         return 2
     d = argv[1]
     try:

@@ -5,16 +5,22 @@
 # guest/bench/bench.sh in it, then tabulate with harness/bench.py.
 #
 #   bench.sh BUILD_DIR    (kernels in BUILD_DIR/kobj-{plain,fp,static,dynamic})
+#   bench.sh --calls BUILD_DIR VARIANT
+#                         only the per-traced-call figures, on one kernel
+#                         (`make bench-calls`; BUILD_DIR/bench/calls.md)
 #
 # Logs and the table: BUILD_DIR/bench/ (console logs, sizes.txt, table.md;
 # the previous run's data is kept as previous.json for comparison).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+calls=
+if [ "${1:-}" = --calls ]; then
+	calls=${3:?usage: bench.sh --calls BUILD_DIR VARIANT}
+	shift
+fi
 b=$(realpath "${1:?usage: bench.sh BUILD_DIR}")
 out=$b/bench
 mkdir -p "$out"
-[ -f "$out/results.json" ] && mv "$out/results.json" "$out/previous.json"
-rm -f "$out"/*.log "$out"/*.out "$out/sizes.txt"
 # -rtc clock=vm: the goldfish RTC, the virt machine's only clock, follows the
 # host clock by default; on the virtual clock it counts instructions too.
 export QEMU_EXTRA="-icount shift=0,sleep=off -rtc clock=vm"
@@ -33,6 +39,14 @@ boot() { # NAME VARIANT SCRIPT [CMDLINE]
 	grep -E '^(==>|qemu-run:)' "$out/$name.out"
 	[ $rc -eq 0 ] || { echo "bench: boot $name failed (log: $out/$name.log)" >&2; exit 1; }
 }
+
+if [ -n "$calls" ]; then
+	rm -f "$out/calls.log" "$out/calls.out"
+	boot calls "$calls" "$top/guest/bench/bench.sh" bench.only=calls
+	exec python3 "$top/harness/bench.py" --calls "$out"
+fi
+[ -f "$out/results.json" ] && mv "$out/results.json" "$out/previous.json"
+rm -f "$out"/*.log "$out"/*.out "$out/sizes.txt"
 
 for v in plain fp static dynamic; do
 	[ -f "$b/kobj-$v/vmlinux" ] || { echo "bench: no kernel $b/kobj-$v/vmlinux" >&2; exit 1; }

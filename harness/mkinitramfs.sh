@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# mkinitramfs.sh KOBJ BUSYBOX TREE OUT.cpio.gz [BINDIR]: the guest's root
+# mkinitramfs.sh KOBJ BUSYBOX TREE OUT.cpio.gz [BINDIR...]: the guest's root
 # filesystem.
 #
 #   /init, /harness/*   the repo's guest/ directory (/init = guest/init)
@@ -8,7 +8,8 @@
 #   /lib/modules        KOBJ/modroot/lib/modules, when the kernel has modules
 #   /opt/ftrace         TREE/tools/testing/selftests/ftrace, unmodified
 #   /etc                passwd, group (several groups), hosts
-#   /usr/bin            the programs in BINDIR (harness/build-guest-bin.sh)
+#   /usr/bin            the programs in each BINDIR (harness/build-guest-bin.sh,
+#                       harness/build-trace-cmd.sh)
 #
 # The tree is staged in KOBJ/initramfs-root and packed with the kernel's
 # gen_init_cpio, so every entry is owned by root and /dev/console and
@@ -18,12 +19,17 @@ set -euo pipefail
 me=mkinitramfs
 die() { echo "$me: $*" >&2; exit 1; }
 
-[ $# -eq 4 ] || [ $# -eq 5 ] || die "usage: $0 KOBJ BUSYBOX TREE OUT.cpio.gz [BINDIR]"
+[ $# -ge 4 ] || die "usage: $0 KOBJ BUSYBOX TREE OUT.cpio.gz [BINDIR...]"
 kobj=$(realpath "$1")
 busybox=$(realpath "$2")
 tree=$(realpath "$3")
 out=$(realpath -m "$4")
-bindir=${5:+$(realpath "$5")}
+shift 4
+bindirs=()
+for d in "$@"; do
+	[ -d "$d" ] || die "no program directory $d"
+	bindirs+=("$(realpath "$d")")
+done
 self=$(realpath "$0")
 guest=$(realpath "$(dirname "$0")/../guest")
 links=$(dirname "$busybox")/busybox.links
@@ -34,7 +40,6 @@ selftests=$tree/tools/testing/selftests/ftrace
 [ -f "$links" ] || die "no applet list at $links (made by harness/build-busybox.sh)"
 [ -x "$guest/init" ] || die "$guest/init missing or not executable"
 [ -x "$selftests/ftracetest" ] || die "no ftrace selftests in $selftests"
-[ -z "$bindir" ] || [ -d "$bindir" ] || die "no program directory $bindir"
 
 # One line "NAME HASH" per input; a directory hashes names, modes, link
 # targets and contents.
@@ -52,7 +57,9 @@ hash_inputs() {
 	echo "modules $(hash_dir "$modules")"
 	echo "guest $(hash_dir "$guest")"
 	echo "selftests $(hash_dir "$selftests")"
-	echo "bin $(hash_dir "$bindir")"
+	for d in "${bindirs[@]}"; do
+		echo "bin:$d $(hash_dir "$d")"
+	done
 }
 stamp=$out.inputs
 now=$(hash_inputs)
@@ -61,7 +68,7 @@ if [ -f "$out" ] && [ -f "$stamp" ] && [ "$now" = "$(cat "$stamp")" ]; then
 	exit 0
 fi
 if [ -f "$out" ] && [ -f "$stamp" ]; then
-	changed=$({ diff <(echo "$now") "$stamp" || true; } | sed -n 's/^< \([a-z]*\) .*/\1/p' | tr '\n' ' ')
+	changed=$({ diff <(echo "$now") "$stamp" || true; } | sed -n 's/^< \([^ ]*\) .*/\1/p' | tr '\n' ' ')
 	echo "$me: rebuilding, changed: $changed"
 else
 	echo "$me: building $out"
@@ -93,7 +100,9 @@ else
 fi
 
 cp -a "$selftests" opt/ftrace
-[ -z "$bindir" ] || cp -a "$bindir/." usr/bin/
+for d in "${bindirs[@]}"; do
+	cp -a "$d/." usr/bin/
+done
 cp -a "$guest/." harness/
 cp "$guest/init" init
 chmod 755 init

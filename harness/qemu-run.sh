@@ -3,7 +3,7 @@
 # qemu-run.sh: the one place where the m68k guest is booted.
 #
 #   qemu-run.sh --kernel VMLINUX --initrd INITRAMFS [--timeout SECS]
-#               [--log FILE] [--strict] [--append "CMDLINE"] SCRIPT
+#               [--log FILE] [--strict] [--icount] [--append "CMDLINE"] SCRIPT
 #   qemu-run.sh --kernel VMLINUX --initrd INITRAMFS [--append "CMDLINE"] --interactive
 #
 # SCRIPT is appended to the initramfs as /harness/run.sh and run as root by
@@ -12,6 +12,9 @@
 # Exit status: the script's status; 124 on timeout (default 600 s); 1 when
 # the guest ended without the marker, and with --strict when the console
 # shows any of STRICT_PATTERNS.  Extra QEMU options come from $QEMU_EXTRA.
+# --icount: guest time counts guest instructions (1 ns each; idle time is
+# skipped) and the goldfish clock runs on that virtual clock, so what the
+# guest measures does not depend on how busy the host is.
 set -euo pipefail
 me='qemu-run'
 die() { echo "$me: $*" >&2; exit 1; }
@@ -30,7 +33,7 @@ STRICT_PATTERNS=(
 )
 
 usage() { sed -n 's/^#   //p' "$0" >&2; exit 2; }
-kernel='' initrd='' timeout=600 log='' strict='' append='' script='' interactive=''
+kernel='' initrd='' timeout=600 log='' strict='' append='' script='' interactive='' icount=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=${2:?}; shift 2 ;;
@@ -39,6 +42,7 @@ while [ $# -gt 0 ]; do
 	--log) log=${2:?}; shift 2 ;;
 	--append) append=${2:?}; shift 2 ;;
 	--strict) strict=1; shift ;;
+	--icount) icount=1; shift ;;
 	--interactive) interactive=1; shift ;;
 	-*) echo "$me: unknown option $1" >&2; usage ;;
 	*) [ -z "$script" ] || usage; script=$1; shift ;;
@@ -55,7 +59,7 @@ fi
 # QEMU_EXTRA is split on blanks on purpose.
 # shellcheck disable=SC2206
 qemu=(qemu-system-m68k -M virt -cpu m68040 -m 256M -nographic -no-reboot
-	-kernel "$kernel" ${QEMU_EXTRA:-})
+	-kernel "$kernel" ${icount:+-icount shift=0,sleep=off -rtc clock=vm} ${QEMU_EXTRA:-})
 cmdline="console=ttyGF0 panic=-1"
 
 if [ -n "$interactive" ]; then

@@ -4,21 +4,44 @@
 # bench.c) in every tracing state this kernel offers, each repeated, and
 # the boot-time ftrace figures.  Prints "BENCH state workload ns" and
 # "FIGURE name value unit" lines for harness/bench.py.
+# With "bench.only=calls" on the kernel command line (`make bench-calls`):
+# only the getppid() loop, tracing off, function and function_graph, and
+# the traced entries per call.
 . /harness/lib.sh
 REPS=5
 NSYSCALL=200000
 NSPAWN=20
+only=
+for _a in $(cat /proc/cmdline); do
+	case $_a in bench.only=*) only=${_a#bench.only=} ;; esac
+done
+workloads="syscall spawn"
+[ "$only" = calls ] && workloads=syscall
 
 run() { # STATE: all workloads, REPS times each
 	_r=0
 	while [ $_r -lt $REPS ]; do
-		for _w in "syscall $NSYSCALL" "spawn $NSPAWN"; do
-			# shellcheck disable=SC2086
-			_out=$(bench $_w) || { echo "bench: '$_w' failed in state $1"; exit 1; }
+		for _w in $workloads; do
+			_n=$NSYSCALL
+			[ "$_w" = spawn ] && _n=$NSPAWN
+			_out=$(bench "$_w" "$_n") || { echo "bench: '$_w' failed in state $1"; exit 1; }
 			echo "$_out" | sed "s/^BENCH /BENCH $1 /"
 		done
 		_r=$((_r + 1))
 	done
+}
+
+# Events the current tracer records while `bench syscall N` runs (the
+# ring buffer's own count: the whole process, exec and exit included).
+entries() { # N
+	echo >$T/trace
+	bench syscall "$1" >/dev/null || exit 1
+	_st=$(cat $T/per_cpu/cpu0/stats)
+	if ! echo "$_st" | grep -q '^overrun: 0$'; then
+		echo "bench: the ring buffer overran while counting entries"
+		exit 1
+	fi
+	echo "$_st" | sed -n 's/^entries: //p'
 }
 
 trace_reset
@@ -27,10 +50,19 @@ grep -qw function $T/available_tracers || exit 0
 
 echo function >$T/current_tracer
 run function
+# Traced entries per getppid(): the difference between two loop lengths,
+# so exec and exit cancel out; bench.py rounds it (a timer tick during
+# one of the runs adds its own entries).
+_kb=$(cat $T/buffer_size_kb)
+echo 8192 >$T/buffer_size_kb
+_e1=$(entries 10000) && _e2=$(entries 20000) || { echo "$_e1$_e2"; exit 1; }
+echo "FIGURE entries-10000-calls $((_e2 - _e1)) entries"
+echo "$_kb" >$T/buffer_size_kb
 echo nop >$T/current_tracer
 echo function_graph >$T/current_tracer
 run function_graph
 echo nop >$T/current_tracer
+[ "$only" = calls ] && { trace_reset; exit 0; }
 
 if [ -w $T/set_ftrace_filter ]; then
 	echo sys_getppid >$T/set_ftrace_filter

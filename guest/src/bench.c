@@ -5,6 +5,10 @@
  *   bench syscall N   N getppid() system calls in a tight loop
  *   bench spawn N     N rounds of fork + exec of this program + a pipe
  *                     round trip with the child
+ *   bench profile N   N getppid() calls tagged for `make profile`: the
+ *                     first argument register holds PROFILE_TAG, which
+ *                     getppid() ignores and harness/profile.py's
+ *                     breakpoint looks for
  *
  * Prints one line "BENCH <workload> <ns per iteration>" from
  * CLOCK_MONOTONIC.  Under QEMU's -icount (sleep=off) guest time counts
@@ -41,6 +45,17 @@ static void run_syscall(long n)
 
 	for (i = 0; i < n; i++)
 		syscall(SYS_getppid);	/* not cached by any libc */
+}
+
+/* "PROF": getppid() has no arguments; its %d1 slot in pt_regs tags the call. */
+#define PROFILE_TAG 0x50524f46L
+
+static void run_profile(long n)
+{
+	long i;
+
+	for (i = 0; i < n; i++)
+		syscall(SYS_getppid, PROFILE_TAG);
 }
 
 /* The child's side of a spawn round: echo one byte back on fd 1. */
@@ -112,6 +127,8 @@ int main(int argc, char **argv)
 	t0 = now_ns();
 	if (!strcmp(argv[1], "syscall"))
 		run_syscall(n);
+	else if (!strcmp(argv[1], "profile"))
+		run_profile(n);
 	else if (!strcmp(argv[1], "spawn"))
 		run_spawn(n, "/proc/self/exe");
 	else
@@ -120,6 +137,6 @@ int main(int argc, char **argv)
 	printf("BENCH %s %.1f\n", argv[1], (double)(t1 - t0) / n);
 	return 0;
 usage:
-	fprintf(stderr, "usage: bench syscall|spawn N\n");
+	fprintf(stderr, "usage: bench syscall|spawn|profile N\n");
 	return 2;
 }

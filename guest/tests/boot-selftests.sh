@@ -32,3 +32,6 @@ check selftest:ran "no 'Testing tracer' line in the boot log" grep -q ' Testing 
 nev=$(grep -c '^Testing event .*: OK$' /tmp/dmesg.txt)
 bad=$(grep '^Testing event ' /tmp/dmesg.txt | grep -v ': OK$' | head -5 | tr '\n' ';')
 check selftest:events "event self tests not OK: $bad (OK: $nev)" test -z "$bad" -a "$nev" -gt 100
+# lib/atomic64_test.c (CONFIG_ATOMIC64_SELFTEST): BUG()s on a wrong result
+check selftest:atomic64 "no 'atomic64_test: passed' in the boot log" \
+	grep -q '^atomic64_test: passed$' /tmp/dmesg.txt

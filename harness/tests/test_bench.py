@@ -111,6 +111,34 @@ class BenchTest(unittest.TestCase):
         self.assertEqual(self.run_main(), 0)
         self.assertRegex(self.table(), r'largest difference 1\.9\d % \(dynamic/off/syscall\)')
 
+    def test_per_traced_call(self):
+        # 20,013 entries for 10,000 calls: 2 per call (a tick added 13);
+        # function (8000 - 1004) / 2 = 3498, function_graph (4604 - 1004) / 2 = 1800
+        with open(os.path.join(self.d, 'dynamic.log')) as f:
+            log = f.read()
+        write(self.d, 'dynamic.log', log + bench_lines('function_graph', [4604] * 3, [1] * 3) +
+              'FIGURE entries-10000-calls 20013 entries\n')
+        self.assertEqual(self.run_main(), 0)
+        t = self.table()
+        self.assertIn('| function tracer, all functions | 3,498 | 584 | <= 580 (MISSED) |', t)
+        self.assertIn('| function_graph, all functions | 1,800 | 1,802 | <= 1,800 (met) |', t)
+        self.assertIn('function_graph, all functions, per traced call: 1,800 instructions '
+                      '(met: <= 1,800; x86_64: 1,802)', t)
+
+    def test_calls_mode(self):
+        write(self.d, 'calls.log', bench_lines('off', [100] * 3, [1] * 3) +
+              bench_lines('function', [1260] * 3, [1] * 3) +
+              'FIGURE entries-10000-calls 19990 entries\n')
+        with redirect_stdout(io.StringIO()):
+            self.assertEqual(bench.main(['bench.py', '--calls', self.d]), 0)
+        with open(os.path.join(self.d, 'calls.md')) as f:
+            self.assertIn('| function tracer, all functions | 580 | 584 | <= 580 (met) |',
+                          f.read())
+        # no entry count: no per-call figure, and that is an error
+        write(self.d, 'calls.log', bench_lines('off', [100] * 3, [1] * 3))
+        with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
+            self.assertEqual(bench.main(['bench.py', '--calls', self.d]), 1)
+
     def test_missing_log_fails(self):
         os.unlink(os.path.join(self.d, 'fp.log'))
         self.assertEqual(self.run_main(), 1)

@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# `make profile`: an instruction profile of one traced getppid() call.
+#
+#   profile.sh KOBJ OUTDIR [STATE...]   (states: off function function_graph)
+#
+# For each state: boot KOBJ's kernel halted, with QEMU's gdbstub on a free
+# local port, and run guest/bench/profile.sh in it (tracing in that state,
+# then tagged getppid() calls); gdb-multiarch (harness/profile_gdb.py)
+# single-steps PROFILE_CALLS of those calls and writes OUTDIR/STATE.pcs.
+# harness/profile.py then attributes every instruction to its function
+# and writes OUTDIR/table.md.  Console logs: OUTDIR/STATE.log.
+set -euo pipefail
+me=profile
+die() { echo "$me: $*" >&2; exit 1; }
+top=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -ge 2 ] || die "usage: $0 KOBJ OUTDIR [STATE...]"
+kobj=$(realpath "$1")
+out=$(realpath -m "$2")
+shift 2
+states=("$@")
+[ ${#states[@]} -gt 0 ] || states=(off function function_graph)
+command -v gdb-multiarch >/dev/null || die "gdb-multiarch not found (harness/deps.sh installs it)"
+[ -f "$kobj/vmlinux" ] || die "no kernel $kobj/vmlinux"
+mkdir -p "$out"
+
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+for state in "${states[@]}"; do
+	case $state in off | function | function_graph) ;; *) die "unknown state '$state'" ;; esac
+	port=$(free_port)
+	rm -f "$out/$state.pcs"
+	echo "$me: $state (gdbstub on 127.0.0.1:$port)"
+	QEMU_EXTRA="-gdb tcp:127.0.0.1:$port -S" "$top/harness/qemu-run.sh" \
+		--kernel "$kobj/vmlinux" --initrd "$kobj/initramfs.cpio.gz" --timeout 600 \
+		--log "$out/$state.log" --append "trace_event= kunit.enable=0 profile.state=$state" \
+		"$top/guest/bench/profile.sh" >"$out/$state.out" 2>&1 &
+	qpid=$!
+	# QEMU listens once it has started; gdb retries until then.
+	ok=
+	for _ in $(seq 50); do
+		if PROFILE_VMLINUX=$kobj/vmlinux PROFILE_PORT=$port PROFILE_OUT=$out/$state.pcs \
+			PROFILE_CALLS=${PROFILE_CALLS:-5} \
+			gdb-multiarch -nx -batch -x "$top/harness/profile_gdb.py" \
+			>"$out/$state.gdb" 2>&1; then
+			ok=1
+			break
+		fi
+		grep -q 'Connection refused' "$out/$state.gdb" || break
+		sleep 0.2
+	done
+	grep '^profile:' "$out/$state.gdb" || true
+	if ! wait "$qpid"; then
+		tail -n 20 "$out/$state.out" >&2
+		die "$state: the guest failed (console: $out/$state.log)"
+	fi
+	[ -n "$ok" ] || { tail -n 20 "$out/$state.gdb" >&2; die "$state: gdb failed ($out/$state.gdb)"; }
+done
+python3 "$top/harness/profile.py" "$kobj/vmlinux" "$out"
