@@ -14,7 +14,7 @@
  *
  * Both read-modify-write flavours are built where the CPU can run them
  * (__m68k_atomic64_*_cas2 / _irq) so that the KUnit test
- * (arch/m68k/lib/atomic64_kunit.c) checks each.  The generic atomic64
+ * (arch/m68k/kernel/atomic64_kunit.c) checks each.  The generic atomic64
  * (lib/atomic64.c) calls out of line and takes a hashed spinlock with
  * interrupts off on every operation, reads included.
  *
@@ -28,9 +28,7 @@
 #include <linux/irqflags.h>
 #include <linux/types.h>
 
-typedef struct {
-	s64 counter;
-} atomic64_t;
+typedef struct { s64 counter; } atomic64_t;
 
 #define ATOMIC64_INIT(i)	{ (i) }
 
