@@ -40,7 +40,7 @@ guest() {
 	fi
 }
 
-"$top/harness/stage.sh" check:host "$top/harness/host-tests.sh" "$L/host.log"
+"$top/harness/stage.sh" check:host "$top/harness/host-tests.sh" "$L/host.log" "$dyn/vmlinux"
 
 # The harness itself: a guest that hangs, panics or dies without the
 # HARNESS-EXIT marker must fail qemu-run, with the cause in its message.

@@ -2,9 +2,11 @@
 /*
  * Writing to live kernel text on m68k.
  *
- * Every write goes through m68k_patch_text(), which always flushes the
- * instruction cache for the bytes it wrote (QEMU would not notice a
- * missing flush, a 68040 or 68060 would execute stale code).
+ * Every write goes through m68k_write_words(), for live text through
+ * m68k_patch_text() and for code nothing runs yet (a kprobe's slot)
+ * through m68k_patch_copy(); it always flushes the instruction cache for
+ * the bytes it wrote (QEMU would not notice a missing flush, a 68040 or
+ * 68060 would execute stale code).
  *
  * A change confined to one aligned 16-bit word is a single store: the
  * CPU executes either the old or the new instruction.  A longer change
@@ -121,6 +123,22 @@ int notrace m68k_patch_text(void *addr, const void *insn, size_t len)
 	if (ret)
 		return ret;
 	m68k_patch_finish(insn, len);
+	return 0;
+}
+
+/**
+ * m68k_patch_copy - write instructions to text that nothing executes yet
+ * @dst: where, 2-byte aligned: e.g. a kprobe's out-of-line slot
+ * @src: the instruction words
+ * @len: their length in bytes, even
+ *
+ * Return: 0, or -EINVAL for an odd address or length.
+ */
+int notrace m68k_patch_copy(void *dst, const void *src, size_t len)
+{
+	if (((unsigned long)dst & 1) || (len & 1))
+		return -EINVAL;
+	m68k_write_words((unsigned long)dst, src, len);
 	return 0;
 }
 

@@ -19,6 +19,7 @@
  */
 
 #include <linux/ftrace.h>
+#include <linux/rethook.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
 #include <linux/stacktrace.h>
@@ -29,6 +30,7 @@ struct m68k_unwind {
 	unsigned long low;		/* lowest valid stack address */
 	unsigned long high;		/* one past the highest */
 	int graph_idx;			/* for ftrace_graph_ret_addr() */
+	struct llist_node *rethook_cur;	/* for rethook_find_ret_addr() */
 };
 
 static void m68k_unwind_init(struct m68k_unwind *u, struct task_struct *task)
@@ -40,6 +42,7 @@ static void m68k_unwind_init(struct m68k_unwind *u, struct task_struct *task)
 	u->low = base + sizeof(struct thread_info);
 	u->high = base + THREAD_SIZE;
 	u->graph_idx = 0;
+	u->rethook_cur = NULL;
 }
 
 static bool m68k_on_stack(struct m68k_unwind *u, unsigned long addr,
@@ -50,13 +53,19 @@ static bool m68k_on_stack(struct m68k_unwind *u, unsigned long addr,
 
 /*
  * Report one return address read from slot @retp.  The function-graph
- * tracer replaces return addresses with return_to_handler; translate them
- * back so that a trace taken inside a traced function shows real callers.
+ * tracer replaces return addresses with return_to_handler, and rethook
+ * (kretprobes) with arch_rethook_trampoline; translate them back so that
+ * a trace taken inside a hooked function shows real callers.
  */
 static bool m68k_report(struct m68k_unwind *u, stack_trace_consume_fn consume,
 			void *cookie, unsigned long pc, unsigned long *retp)
 {
 	pc = ftrace_graph_ret_addr(u->task, &u->graph_idx, pc, retp);
+#ifdef CONFIG_RETHOOK
+	if (is_rethook_trampoline(pc))
+		pc = rethook_find_ret_addr(u->task, (unsigned long)retp,
+					   &u->rethook_cur) ?: pc;
+#endif
 	return consume(cookie, pc);
 }
 
@@ -123,6 +132,16 @@ noinline notrace void arch_stack_walk(stack_trace_consume_fn consume,
 			return;
 		fp = m68k_regs_fp(&u, regs,
 				  (unsigned long)__builtin_frame_address(0));
+#ifdef CONFIG_RETHOOK
+		/*
+		 * The rethook trampoline's pt_regs lie right under the frame
+		 * record it made for the returning function: regs->pc is
+		 * already that record's return address.
+		 */
+		if (fp == (unsigned long)(regs + 1) &&
+		    is_rethook_trampoline(((unsigned long *)fp)[1]))
+			fp = *(unsigned long *)fp;
+#endif
 	} else if (task == current) {
 		/* start with our caller */
 		fp = (unsigned long)__builtin_frame_address(0);

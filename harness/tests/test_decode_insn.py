@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Host tests of the m68k kprobes instruction decoder.
+
+arch/m68k/kernel/probes/decode-insn.c is built on the host
+(harness/tests/decode-insn) and checked by harness/tests/decode-insn/check.sh:
+its unit table, and against objdump at every instruction of a vmlinux.
+
+Environment:
+    DECODE_INSN_VMLINUX  the vmlinux to check (host-tests.sh passes the
+                         dynamic-ftrace kernel's); default
+                         build/kobj-dynamic/vmlinux when it exists
+"""
+
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+CHECK = REPO / 'harness' / 'tests' / 'decode-insn' / 'check.sh'
+SRC = REPO / 'arch' / 'm68k' / 'kernel' / 'probes'
+OBJDUMP = 'm68k-linux-gnu-objdump'
+
+
+def vmlinux():
+    path = os.environ.get('DECODE_INSN_VMLINUX') or REPO / 'build' / 'kobj-dynamic' / 'vmlinux'
+    return Path(path) if Path(path).is_file() else None
+
+
+def check(*args, src=None):
+    """Run check.sh in a scratch directory: (exit code, output)."""
+    with tempfile.TemporaryDirectory(prefix='decode-insn.') as work:
+        cmd = ['python3', str(CHECK.with_suffix('.py')), '--workdir', work]
+        if src:
+            cmd += ['--src', str(src)]
+        p = subprocess.run(cmd + list(args), text=True, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT)
+    return p.returncode, p.stdout
+
+
+def summary(out):
+    lines = [line for line in out.splitlines() if line.startswith('decode-insn')]
+    return '\n'.join(lines) + '\n' + '\n'.join(out.splitlines()[:30])
+
+
+class DecodeInsnTest(unittest.TestCase):
+    def test_unit_table(self):
+        rc, out = check('--unit-only')
+        self.assertEqual(rc, 0, out)
+        self.assertIn(', 0 failed', out)
+
+    @unittest.skipUnless(shutil.which(OBJDUMP), f'no {OBJDUMP}')
+    def test_vmlinux_against_objdump(self):
+        vm = vmlinux()
+        if not vm:
+            self.skipTest('no vmlinux (DECODE_INSN_VMLINUX)')
+        rc, out = check(str(vm))
+        self.assertEqual(rc, 0, summary(out))
+        self.assertRegex(out, r'decode-insn: [1-9]\d* instructions, .* 0 failures')
+
+    @unittest.skipUnless(shutil.which(OBJDUMP), f'no {OBJDUMP}')
+    def test_catches_a_broken_decoder(self):
+        # (d16,PC) relocated against the wrong PC must fail both checks
+        with tempfile.TemporaryDirectory(prefix='decode-insn-src.') as src:
+            for name in ('decode-insn.c', 'decode-insn.h'):
+                shutil.copy(SRC / name, src)
+            path = Path(src) / 'decode-insn.c'
+            text = path.read_text()
+            bad = 'u32 base = (u32)addr + 2 * i;'
+            self.assertIn(bad, text)
+            path.write_text(text.replace(bad, 'u32 base = (u32)addr + 2 * i + 2;'))
+            rc, out = check('--unit-only', src=src)
+            self.assertNotEqual(rc, 0, out)
+            self.assertIn('FAIL lea (d16,pc),a0: slot', out)
+            vm = vmlinux()
+            if vm:
+                rc, out = check('--no-sweep', str(vm), src=src)
+                self.assertNotEqual(rc, 0, summary(out))
+                self.assertIn('COPY ', out)
+
+
+if __name__ == '__main__':
+    unittest.main()
