@@ -75,6 +75,10 @@ guest "$dyn" function 900 "$top/guest/tests/function.sh" $nokunit
 guest "$dyn" syscalls 600 "$top/guest/tests/syscalls.sh" $nokunit
 guest "$dyn" dynamic 1200 "$top/guest/tests/dynamic.sh" $nokunit
 guest "$dyn" stack-profile 600 "$top/guest/tests/stack-profile.sh" $nokunit
+guest "$dyn" kprobes 900 "$top/guest/tests/kprobes.sh" $nokunit
+# the offsets the guest accepted for kprobes, against objdump
+"$top/harness/kprobe-offsets.py" "$L/kprobes.log" "$dyn/vmlinux" >"$L/kprobe-offsets.log" 2>&1
+grep -E '^CHECK FAIL' "$L/kprobe-offsets.log"
 # trace-cmd in the guest.  Its recordings are reported again on the host,
 # and one goes over QEMU user networking (the guest's 10.0.2.2 is the host's
 # loopback) to the host's `trace-cmd listen`.

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check the offsets the guest's kernel accepted for kprobes against objdump.
+
+    kprobe-offsets.py CONSOLE-LOG VMLINUX
+
+guest/tests/kprobes.sh tries a kprobe on every byte offset of a few
+functions and prints the accepted ones as "KPROBE-OFFSETS FUNC OFF...".
+For each function this prints one "CHECK PASS|FAIL kp-host-offsets-FUNC"
+line: every accepted offset must be an instruction boundary in objdump's
+disassembly of the same vmlinux, and every boundary refused must hold an
+instruction that cannot be stepped out of line (status register, traps,
+privileged instructions) or the function's ftrace call site, which
+kprobes leave to ftrace.
+"""
+import re
+import subprocess
+import sys
+
+OBJDUMP = 'm68k-linux-gnu-objdump'
+# What the arch code refuses on purpose (decode-insn.c, and ftrace's site).
+REFUSED = re.compile(r'%sr\b|^(trap|stop|rte|movec|moves|cinv|cpush|pflush|'
+                     r'ptest|chk|illegal|fsave|frestore|reset)'
+                     r'|^(trapf|tpf)|_mcount|^bsrl .*<ftrace')
+
+
+def symbols(vmlinux, names):
+    """{name: (start, end)} from nm, the end being the next symbol's start."""
+    out = subprocess.run(['m68k-linux-gnu-nm', '-n', vmlinux], check=True,
+                         capture_output=True, text=True).stdout
+    addrs = []
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3:
+            addrs.append((int(parts[0], 16), parts[2]))
+    found = {}
+    for i, (addr, name) in enumerate(addrs):
+        if name in names and name not in found:
+            nxt = next((a for a, _ in addrs[i + 1:] if a > addr), addr)
+            found[name] = (addr, nxt)
+    return found
+
+
+def boundaries(vmlinux, start, end):
+    """{offset: instruction text} of objdump's disassembly of [start, end)."""
+    out = subprocess.run([OBJDUMP, '-d', '-m', 'm68k:68040', '--no-show-raw-insn',
+                          '--start-address=%#x' % start,
+                          '--stop-address=%#x' % end, vmlinux],
+                         check=True, capture_output=True, text=True).stdout
+    insns = {}
+    for line in out.splitlines():
+        m = re.match(r'\s*([0-9a-f]+):\s+(.*)', line)
+        if m:
+            insns[int(m.group(1), 16) - start] = m.group(2).strip()
+    return insns
+
+
+def main():
+    log, vmlinux = sys.argv[1], sys.argv[2]
+    accepted = {}
+    with open(log, errors='replace') as f:
+        for line in f:
+            m = re.match(r'KPROBE-OFFSETS (\S+)(.*)', line.strip())
+            if m:
+                accepted[m.group(1)] = {int(x) for x in m.group(2).split()}
+    if not accepted:
+        print('CHECK FAIL kp-host-offsets: no KPROBE-OFFSETS lines in %s' % log)
+        return 1
+    syms = symbols(vmlinux, set(accepted))
+    failed = 0
+    for func, offs in sorted(accepted.items()):
+        name = 'kp-host-offsets-' + func
+        if func not in syms:
+            print('CHECK FAIL %s: %s not in vmlinux' % (name, func))
+            failed += 1
+            continue
+        insns = boundaries(vmlinux, *syms[func])
+        inside = sorted(offs - set(insns))
+        wrongly = sorted(o for o in set(insns) - offs
+                         if not REFUSED.search(insns[o]))
+        refused = len(insns) - len(offs & set(insns))
+        print('kprobe-offsets: %s: %d instructions, %d accepted, %d refused'
+              % (func, len(insns), len(offs), refused))
+        if inside:
+            print('CHECK FAIL %s: accepted inside instructions at +%s'
+                  % (name, ', +'.join(map(str, inside[:8]))))
+            failed += 1
+        elif wrongly:
+            print('CHECK FAIL %s: refused steppable instructions: %s'
+                  % (name, '; '.join('+%d %s' % (o, insns[o]) for o in wrongly[:6])))
+            failed += 1
+        else:
+            print('CHECK PASS %s' % name)
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
