@@ -33,13 +33,17 @@ KERNEL_TEXT = {
     'static': 'FUNCTION_TRACER, DYNAMIC_FTRACE=n',
     'dynamic': 'FUNCTION_TRACER, DYNAMIC_FTRACE=y',
 }
-STATES = ['off', 'function-one', 'function', 'function_graph']
+STATES = ['off', 'function-one', 'function', 'function_graph', 'kprobe', 'kretprobe']
 STATE_TEXT = {
     'off': 'tracing off',
     'function-one': 'function tracer on sys_getppid only',
     'function': 'function tracer, all functions',
     'function_graph': 'function_graph, all functions',
+    'kprobe': 'kprobe event on sys_getppid',
+    'kretprobe': 'kretprobe event on sys_getppid',
 }
+# one hit per getppid() call
+PROBE_STATES = ['kprobe', 'kretprobe']
 WORKLOADS = {'syscall': 'getppid() (ns/call)',
              'spawn': 'fork+exec+pipe (ns/round)'}
 
@@ -129,6 +133,23 @@ def render_per_call(samples, figures, kernel):
     return lines
 
 
+def render_per_hit(samples, kernel):
+    """Instructions per kprobe / kretprobe hit: (probed - off), one hit
+    per getppid() call; the event is written to the ring buffer."""
+    off = samples.get(('off', 'syscall'))
+    rows = [(s, samples.get((s, 'syscall'))) for s in PROBE_STATES]
+    rows = [(s, v) for s, v in rows if v]
+    if not off or not rows:
+        return []
+    base = summary(off)[0]
+    lines = ['', f'Per probe hit ({kernel} kernel; one hit per getppid(), the event '
+             'recorded; instructions = probed - off):', '',
+             '| probe | m68k instr/hit |', '|---|---:|']
+    for state, vals in rows:
+        lines.append(f'| {STATE_TEXT[state]} | {summary(vals)[0] - base:,.0f} |')
+    return lines
+
+
 def render_calls(d):
     """`make bench-calls`: calls.log only."""
     samples, figures = parse_log(os.path.join(d, 'calls.log'))
@@ -144,6 +165,7 @@ def render_calls(d):
     lines = render_per_call(samples, figures, 'this')
     if not lines:
         raise BenchError('calls.log: no traced-entry count')
+    lines += render_per_hit(samples, 'this')
     return '\n'.join(out + lines) + '\n'
 
 
@@ -242,6 +264,7 @@ def render(data, previous=None):
                    f'(idle: {idle:,.0f} us) |')
 
     out += render_per_call(s['dynamic'], F['dynamic'], 'dynamic')
+    out += render_per_hit(s['dynamic'], 'dynamic')
     out += ['', '## Targets', '']
     out += targets(data)
     if previous:

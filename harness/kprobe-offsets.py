@@ -10,8 +10,8 @@ For each function this prints one "CHECK PASS|FAIL kp-host-offsets-FUNC"
 line: every accepted offset must be an instruction boundary in objdump's
 disassembly of the same vmlinux, and every boundary refused must hold an
 instruction that cannot be stepped out of line (status register, traps,
-privileged instructions) or the function's ftrace call site, which
-kprobes leave to ftrace.
+privileged instructions, what the 68060 emulates) or the function's ftrace
+call site, which kprobes leave to ftrace.
 """
 import re
 import subprocess
@@ -19,8 +19,11 @@ import sys
 
 OBJDUMP = 'm68k-linux-gnu-objdump'
 # What the arch code refuses on purpose (decode-insn.c, and ftrace's site).
+# What the 68060 emulates in software is refused too (movep, cas2, cmp2,
+# 64-bit mul/div).
 REFUSED = re.compile(r'%sr\b|^(trap|stop|rte|movec|moves|cinv|cpush|pflush|'
-                     r'ptest|chk|illegal|fsave|frestore|reset)'
+                     r'ptest|chk|illegal|fsave|frestore|reset|movep|cas2|cmp2)'
+                     r'|^(mul[su]l|div[su]l)\s.*:%d'
                      r'|^(trapf|tpf)|_mcount|^bsrl .*<ftrace')
 
 

@@ -6,7 +6,7 @@
 # "FIGURE name value unit" lines for harness/bench.py.
 # With "bench.only=calls" on the kernel command line (`make bench-calls`):
 # only the getppid() loop, tracing off, function and function_graph, and
-# the traced entries per call.
+# the traced entries per call; and a kprobe and a kretprobe event.
 . /harness/lib.sh
 REPS=5
 NSYSCALL=200000
@@ -62,6 +62,22 @@ echo nop >$T/current_tracer
 echo function_graph >$T/current_tracer
 run function_graph
 echo nop >$T/current_tracer
+
+# A kprobe event, then a kretprobe event, on sys_getppid: one hit per call
+# (the getppid() loop only).
+if [ -w $T/kprobe_events ]; then
+	_w=$workloads
+	workloads=syscall
+	for _p in 'p:bench/kprobe' 'r:bench/kretprobe'; do
+		_e=${_p#*/}
+		echo "$_p sys_getppid" >$T/kprobe_events
+		echo 1 >$T/events/bench/$_e/enable
+		run $_e
+		echo 0 >$T/events/bench/$_e/enable
+		echo >$T/kprobe_events
+	done
+	workloads=$_w
+fi
 [ "$only" = calls ] && { trace_reset; exit 0; }
 
 if [ -w $T/set_ftrace_filter ]; then

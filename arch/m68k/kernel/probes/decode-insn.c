@@ -185,8 +185,10 @@ static int line0(struct m68k_dec *d, u16 op)
 	u16 w;
 
 	if (op & 0x0100) {
-		if (mode == 1)		/* movep */
+		if (mode == 1) {	/* movep */
+			refuse(d, "emulated in software on the 68060");
 			return ext(d, 1);
+		}
 		/* btst/bchg/bclr/bset Dn,<ea> */
 		return ea_op(d, op, sz == 0 ? EA_DATA : EA_DALT, 1);
 	}
@@ -203,6 +205,7 @@ static int line0(struct m68k_dec *d, u16 op)
 				return invalid(d, "cmp2/chk2 extension word");
 			if (w & 0x0800)
 				refuse(d, "chk2 traps");
+			refuse(d, "emulated in software on the 68060");
 			return ea_op(d, op, EA_CTL, 0);
 		}
 		if (alu == 3)
@@ -212,7 +215,7 @@ static int line0(struct m68k_dec *d, u16 op)
 				return -EINVAL;
 			if ((d->text[1] | d->text[2]) & 0x0e38)
 				return invalid(d, "cas2 extension words");
-			return 0;
+			return refuse(d, "emulated in software on the 68060");
 		}
 		/* cas */
 		if (peek(d, &w) || ext(d, 1))
@@ -372,6 +375,8 @@ static int line4(struct m68k_dec *d, u16 op)
 			return -EINVAL;
 		if (w & 0x83f8)
 			return invalid(d, "mul.l/div.l extension word");
+		if (w & 0x0400)		/* 64-bit product or dividend */
+			refuse(d, "emulated in software on the 68060");
 		return ea_op(d, op, EA_DATA, 4);
 	case 0xe:
 		return line4_e(d, op);
