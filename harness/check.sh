@@ -76,6 +76,11 @@ guest "$dyn" syscalls 600 "$top/guest/tests/syscalls.sh" $nokunit
 guest "$dyn" dynamic 1200 "$top/guest/tests/dynamic.sh" $nokunit
 guest "$dyn" stack-profile 600 "$top/guest/tests/stack-profile.sh" $nokunit
 guest "$dyn" kprobes 900 "$top/guest/tests/kprobes.sh" $nokunit
+# a tracing storm under load (~2 min of guest time), garbage writes,
+# a non-root user
+guest "$dyn" storm 1200 "$top/guest/tests/storm.sh" $nokunit
+guest "$dyn" badinput 600 "$top/guest/tests/badinput.sh" $nokunit
+guest "$dyn" access 600 "$top/guest/tests/access.sh" $nokunit
 # the offsets the guest accepted for kprobes, against objdump
 "$top/harness/kprobe-offsets.py" "$L/kprobes.log" "$dyn/vmlinux" >"$L/kprobe-offsets.log" 2>&1
 grep -E '^CHECK FAIL' "$L/kprobe-offsets.log"
