@@ -37,10 +37,8 @@ STAGE    := $(CURDIR)/harness/stage.sh
 # dynamic: everything, with dynamic ftrace.  static: mcount-only function
 # tracing (DYNAMIC_FTRACE=n).  plain: no function tracer and no frame
 # pointers, fp: no function tracer with frame pointers (benchmark baselines).
-# lockdep: the dynamic kernel with PROVE_LOCKING and the locking self tests.
 FRAGS_dynamic := base tracing framepointer function dynamic
 FRAGS_static  := base tracing framepointer function static
-FRAGS_lockdep := base tracing framepointer function dynamic lockdep
 FRAGS_plain   := base tracing
 FRAGS_fp      := base tracing framepointer
 FRAGS         := $(foreach f,$(FRAGS_$(VARIANT)),configs/$(f).config)

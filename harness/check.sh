@@ -70,45 +70,71 @@ cat "$L/harness.log"
 
 # KUnit suites run at every boot of the dynamic kernel: count them once.
 nokunit="--append kunit.enable=0"
-guest "$dyn" foundation 600 "$top/guest/tests/foundation.sh"
-guest "$dyn" function 900 "$top/guest/tests/function.sh" $nokunit
-guest "$dyn" syscalls 600 "$top/guest/tests/syscalls.sh" $nokunit
-guest "$dyn" dynamic 1200 "$top/guest/tests/dynamic.sh" $nokunit
-guest "$dyn" stack-profile 600 "$top/guest/tests/stack-profile.sh" $nokunit
-guest "$dyn" kprobes 900 "$top/guest/tests/kprobes.sh" $nokunit
-# a tracing storm under load (~2 min of guest time), garbage writes,
-# a non-root user
-guest "$dyn" storm 1200 "$top/guest/tests/storm.sh" $nokunit
-guest "$dyn" badinput 600 "$top/guest/tests/badinput.sh" $nokunit
-guest "$dyn" access 600 "$top/guest/tests/access.sh" $nokunit
+
+# The guest suites are independent single-threaded QEMU processes: run two
+# at a time (this machine has 2 cores; -icount keeps every verdict
+# independent of the load), longest first.  Each job writes only its own
+# files under $L.
+slots=2
+running=0
+job() { # run "$@" in the background, at most $slots at once
+	if [ "$running" -ge "$slots" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+	"$@" &
+	running=$((running + 1))
+}
+
 # the offsets the guest accepted for kprobes, against objdump
-"$top/harness/kprobe-offsets.py" "$L/kprobes.log" "$dyn/vmlinux" >"$L/kprobe-offsets.log" 2>&1
-grep -E '^CHECK FAIL' "$L/kprobe-offsets.log"
+kprobes_job() {
+	guest "$dyn" kprobes 900 "$top/guest/tests/kprobes.sh" $nokunit
+	"$top/harness/kprobe-offsets.py" "$L/kprobes.log" "$dyn/vmlinux" >"$L/kprobe-offsets.log" 2>&1
+	grep -E '^CHECK FAIL' "$L/kprobe-offsets.log"
+}
+
 # trace-cmd in the guest.  Its recordings are reported again on the host,
 # and one goes over QEMU user networking (the guest's 10.0.2.2 is the host's
 # loopback) to the host's `trace-cmd listen`.
-tc_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-mkdir -p "$L/listen"
-(cd "$L/listen" && exec trace-cmd listen -p "$tc_port" -d "$L/listen" -l "$L/listen/listen.log") &
-tc_listen=$!
-(export QEMU_EXTRA="-netdev user,id=net0 -device virtio-net-device,netdev=net0"
- guest "$dyn" trace-cmd 900 "$top/guest/tests/trace-cmd.sh" --append "kunit.enable=0 tc.listen=$tc_port")
-# The listener forks a child per client, which writes the trace.dat once the
-# client is done: give it time to finish (a loaded host is slow) before the
-# listener goes.
-for _ in $(seq 600); do
-	pgrep -P "$tc_listen" >/dev/null || break
-	sleep 0.1
-done
-kill "$tc_listen" 2>/dev/null
-wait "$tc_listen" 2>/dev/null
-"$top/harness/trace-cmd-host.sh" "$L/trace-cmd.log" "$L/trace-cmd" \
-	"$top/build/trace-cmd/host/bin/trace-cmd" "$L/listen" >"$L/trace-cmd-host.log" 2>&1
-grep -E '^CHECK FAIL' "$L/trace-cmd-host.log"
-guest "$dyn" ftracetest 3600 "$top/guest/tests/ftracetest.sh" $nokunit
-guest "$static" static 900 "$top/guest/tests/static.sh"
-guest "$static" static-stack-profile 600 "$top/guest/tests/stack-profile.sh"
-guest "$static" static-ftracetest 3600 "$top/guest/tests/ftracetest.sh"
+trace_cmd_job() {
+	local tc_port tc_listen
+	tc_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	mkdir -p "$L/listen"
+	(cd "$L/listen" && exec trace-cmd listen -p "$tc_port" -d "$L/listen" -l "$L/listen/listen.log") &
+	tc_listen=$!
+	(export QEMU_EXTRA="-netdev user,id=net0 -device virtio-net-device,netdev=net0"
+	 guest "$dyn" trace-cmd 900 "$top/guest/tests/trace-cmd.sh" --append "kunit.enable=0 tc.listen=$tc_port")
+	# The listener forks a child per client, which writes the trace.dat
+	# once the client is done: give it time to finish (a loaded host is
+	# slow) before the listener goes.
+	for _ in $(seq 600); do
+		pgrep -P "$tc_listen" >/dev/null || break
+		sleep 0.1
+	done
+	kill "$tc_listen" 2>/dev/null
+	wait "$tc_listen" 2>/dev/null
+	"$top/harness/trace-cmd-host.sh" "$L/trace-cmd.log" "$L/trace-cmd" \
+		"$top/build/trace-cmd/host/bin/trace-cmd" "$L/listen" >"$L/trace-cmd-host.log" 2>&1
+	grep -E '^CHECK FAIL' "$L/trace-cmd-host.log"
+}
+
+job guest "$dyn" ftracetest 3600 "$top/guest/tests/ftracetest.sh" $nokunit
+job guest "$static" static-ftracetest 3600 "$top/guest/tests/ftracetest.sh"
+# a tracing storm under load (~2 min of guest time), garbage writes,
+# a non-root user
+job guest "$dyn" storm 1200 "$top/guest/tests/storm.sh" $nokunit
+job trace_cmd_job
+job guest "$dyn" foundation 600 "$top/guest/tests/foundation.sh"
+job guest "$dyn" dynamic 1200 "$top/guest/tests/dynamic.sh" $nokunit
+job kprobes_job
+job guest "$dyn" function 900 "$top/guest/tests/function.sh" $nokunit
+job guest "$dyn" syscalls 600 "$top/guest/tests/syscalls.sh" $nokunit
+job guest "$dyn" stack-profile 600 "$top/guest/tests/stack-profile.sh" $nokunit
+job guest "$dyn" badinput 600 "$top/guest/tests/badinput.sh" $nokunit
+job guest "$dyn" access 600 "$top/guest/tests/access.sh" $nokunit
+job guest "$static" static 900 "$top/guest/tests/static.sh"
+job guest "$static" static-stack-profile 600 "$top/guest/tests/stack-profile.sh"
+wait
 
 echo
 python3 "$top/harness/results.py" summarize "$L"/*.log "$L"/*.boot | tee "$L/summary.txt"

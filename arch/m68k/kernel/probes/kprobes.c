@@ -199,13 +199,14 @@ bool __kprobes kprobe_breakpoint_handler(struct pt_regs *regs)
 	p = get_kprobe((kprobe_opcode_t *)addr);
 	if (!p) {
 		/*
-		 * The probe went away after we hit it (the bkpt is gone):
-		 * run the instruction that is there now.
+		 * The probe went away after we hit it (the breakpoint is
+		 * gone): run the instruction that is there now.  The CPU
+		 * has just fetched from @addr, so it can be read (and
+		 * nothing on this path may call a traceable function such
+		 * as copy_from_kernel_nofault(): a probe there would recurse).
 		 */
-		if (!get_kernel_nofault(op, (u16 *)addr) &&
-		    op != M68K_KPROBE_BKPT)
-			return true;
-		return false;
+		op = READ_ONCE(*(u16 *)addr);
+		return op != M68K_KPROBE_BKPT;
 	}
 
 	if (kprobe_running())
@@ -304,11 +305,38 @@ int __kprobes kprobe_fault_handler(struct pt_regs *regs, unsigned int trapnr)
 	return 0;
 }
 
+/*
+ * Text symbols no probe may touch:
+ *  - head.S keeps the kernel's root page table in .head.text: a
+ *    breakpoint written there would corrupt the MMU tables;
+ *  - the mcount/ftrace trampolines (mcount.S) run on every traced call,
+ *    also from the kprobe handlers' callees: a probe there would recurse.
+ */
+static const char * const m68k_kprobe_tramps[] __initconst = {
+	"kernel_pg_dir", "_start",
+	"_mcount", "ftrace_caller", "ftrace_graph_caller",
+	"return_to_handler", "ftrace_stub", "ftrace_stub_graph",
+	"m68k_patch_call_tramp",
+};
+
 int __init arch_populate_kprobe_blacklist(void)
 {
+	unsigned long addr;
+	int i, ret;
+
 	/* exception and interrupt entry, the system call path, resume */
-	return kprobe_add_area_blacklist((unsigned long)__entry_text_start,
-					 (unsigned long)__entry_text_end);
+	ret = kprobe_add_area_blacklist((unsigned long)__entry_text_start,
+					(unsigned long)__entry_text_end);
+	if (ret)
+		return ret;
+	for (i = 0; i < ARRAY_SIZE(m68k_kprobe_tramps); i++) {
+		addr = kallsyms_lookup_name(m68k_kprobe_tramps[i]);
+		/* returns the symbol's size when it is blacklisted */
+		ret = addr ? kprobe_add_ksym_blacklist(addr) : 0;
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
 }
 
 int __kprobes arch_trampoline_kprobe(struct kprobe *p)

@@ -60,3 +60,6 @@ void arch_rethook_prepare(struct rethook_node *rh, struct pt_regs *regs,
 }
 
 NOKPROBE_SYMBOL(arch_rethook_prepare);
+
+/* the trampoline itself runs on every hooked return */
+NOKPROBE_SYMBOL(arch_rethook_trampoline);
