@@ -20,10 +20,11 @@ import sys
 OBJDUMP = 'm68k-linux-gnu-objdump'
 # What the arch code refuses on purpose (decode-insn.c, and ftrace's site).
 # What the 68060 emulates in software is refused too (movep, cas2, cmp2,
-# 64-bit mul/div).
+# 64-bit mul/div: objdump writes those with two data registers after the
+# source, "mulsl #n,%d3,%d4").
 REFUSED = re.compile(r'%sr\b|^(trap|stop|rte|movec|moves|cinv|cpush|pflush|'
                      r'ptest|chk|illegal|fsave|frestore|reset|movep|cas2|cmp2)'
-                     r'|^(mul[su]l|div[su]l)\s.*:%d'
+                     r'|^(mul[su]l|div[su]l)\s+\S+,%d\d,%d\d$'
                      r'|^(trapf|tpf)|_mcount|^bsrl .*<ftrace')
 
 
