@@ -37,10 +37,12 @@ STAGE    := $(CURDIR)/harness/stage.sh
 # dynamic: everything, with dynamic ftrace.  static: mcount-only function
 # tracing (DYNAMIC_FTRACE=n).  plain: no function tracer and no frame
 # pointers, fp: no function tracer with frame pointers (benchmark baselines).
+# lockdep: dynamic + PROVE_LOCKING and the locking self tests (make check).
 FRAGS_dynamic := base tracing framepointer function dynamic
 FRAGS_static  := base tracing framepointer function static
 FRAGS_plain   := base tracing
 FRAGS_fp      := base tracing framepointer
+FRAGS_lockdep := base tracing framepointer function dynamic lockdep
 FRAGS         := $(foreach f,$(FRAGS_$(VARIANT)),configs/$(f).config)
 ifeq ($(FRAGS),)
 $(error unknown VARIANT '$(VARIANT)')
@@ -83,6 +85,7 @@ $(KOBJ)/.config: $(FRAGS) $(KOBJ)/.fragments harness/kconfig.sh | tree
 
 kernel: tree $(KOBJ)/.config
 	@$(STAGE) kernel-$(VARIANT) harness/build-kernel.sh $(TREE) $(KOBJ) $(JOBS)
+	@harness/kconfig.sh --verify $(KOBJ) $(FRAGS)
 
 $(BUSYBOX): harness/build-busybox.sh | deps
 	@$(STAGE) busybox harness/build-busybox.sh $(B)/busybox
@@ -120,11 +123,13 @@ record: initramfs
 shell: initramfs
 	@harness/qemu-run.sh --kernel $(VMLINUX) --initrd $(INITRAMFS) --interactive
 
-# Both function-tracer kernels: dynamic ftrace, and DYNAMIC_FTRACE=n.
+# The function-tracer kernels: dynamic ftrace, DYNAMIC_FTRACE=n, and
+# dynamic ftrace with lockdep.
 check:
 	@$(MAKE) --no-print-directory initramfs VARIANT=dynamic
 	@$(MAKE) --no-print-directory initramfs VARIANT=static
-	@harness/check.sh $(B)/kobj-dynamic $(B)/kobj-static
+	@$(MAKE) --no-print-directory initramfs VARIANT=lockdep
+	@harness/check.sh $(B)/kobj-dynamic $(B)/kobj-static $(B)/kobj-lockdep
 
 # The four benchmark kernels (see FRAGS_*), then harness/bench.sh.
 bench:

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# build-kernel.sh TREE KOBJ JOBS: vmlinux + modules, modules installed
-# under KOBJ/modroot.  The full log is kept in KOBJ/build.log.
+# build-kernel.sh TREE KOBJ JOBS: vmlinux + modules, and the test modules of
+# guest/modules, installed under KOBJ/modroot.  The full log is kept in KOBJ/build.log.
 set -euo pipefail
 tree=$1 kobj=$2 jobs=$3
 km=(make -C "$tree" O="$kobj" ARCH=m68k CROSS_COMPILE=m68k-linux-gnu- -j"$jobs")
@@ -13,4 +13,17 @@ fi
 grep -E 'warning:' "$kobj/build.log" | sort -u | head -20 || true
 rm -rf "$kobj/modroot"
 "${km[@]}" -s INSTALL_MOD_PATH="$kobj/modroot" modules_install >>"$kobj/build.log" 2>&1
+# The test modules of guest/modules (built out of tree, against this kernel,
+# in KOBJ/ext: kbuild writes its products next to the sources).
+repo=$(cd "$(dirname "$0")/.." && pwd)
+for m in "$repo"/guest/modules/*/; do
+	m=$(basename "$m")
+	rm -rf "$kobj/ext/$m" && mkdir -p "$kobj/ext" && cp -r "$repo/guest/modules/$m" "$kobj/ext/$m"
+	if ! "${km[@]}" M="$kobj/ext/$m" modules >>"$kobj/build.log" 2>&1 ||
+	   ! "${km[@]}" -s M="$kobj/ext/$m" INSTALL_MOD_PATH="$kobj/modroot" modules_install >>"$kobj/build.log" 2>&1; then
+		grep -E 'error|Error|\*\*\*' "$kobj/build.log" | tail -20 >&2
+		echo "build-kernel: test module $m FAILED, full log: $kobj/build.log" >&2
+		exit 1
+	fi
+done
 echo "build-kernel: $(du -h "$kobj/vmlinux" | cut -f1) vmlinux, $(find "$kobj/modroot" -name '*.ko' | wc -l) modules"

@@ -3,10 +3,12 @@
 # `make check`: every test suite against one kernel build, then one summary
 # line from harness/results.py ("N passed, N failed, N skipped").
 #
-#   check.sh DYNAMIC_KOBJ STATIC_KOBJ
+#   check.sh DYNAMIC_KOBJ STATIC_KOBJ LOCKDEP_KOBJ
 #
 # The full set runs on the dynamic-ftrace kernel; the DYNAMIC_FTRACE=n
-# kernel runs the suites that do not need dynamic ftrace.
+# kernel runs the suites that do not need dynamic ftrace; the lockdep
+# kernel (the dynamic one with PROVE_LOCKING) runs the suites that lock
+# and switch the most.
 # Each guest suite is one boot (harness/qemu-run.sh --strict --icount: guest
 # time counts guest instructions, so no verdict depends on host load; seen
 # before: on a loaded host the wall clock stretched an unrelated irqs-off
@@ -17,18 +19,21 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 dyn=${1:?usage: check.sh DYNAMIC_KOBJ STATIC_KOBJ}
-static=${2:?usage: check.sh DYNAMIC_KOBJ STATIC_KOBJ}
+static=${2:?usage: check.sh DYNAMIC_KOBJ STATIC_KOBJ LOCKDEP_KOBJ}
+lockdep=${3:?usage: check.sh DYNAMIC_KOBJ STATIC_KOBJ LOCKDEP_KOBJ}
 L=$top/build/logs/check
 rm -rf "$L"
 mkdir -p "$L"
 
 # guest KOBJ NAME TIMEOUT SCRIPT [ARGS for qemu-run]
+# (STRICT= for the one suite whose console problem is expected: it checks
+# its console itself)
 guest() {
 	local kobj=$1 name=$2 timeout=$3 script=$4
 	shift 4
 	"$top/harness/stage.sh" "check:$name" \
 		"$top/harness/qemu-run.sh" --kernel "$kobj/vmlinux" \
-		--initrd "$kobj/initramfs.cpio.gz" --timeout "$timeout" --strict --icount \
+		--initrd "$kobj/initramfs.cpio.gz" --timeout "$timeout" ${STRICT---strict} --icount \
 		--log "$L/$name.log" "$@" "$script" >"$L/$name.out" 2>&1
 	grep -E '^(==>|qemu-run:)|^CHECK FAIL|^\[[0-9]+\].*\[FAIL\]|^ *not ok' "$L/$name.out"
 	# the boot verdict, from qemu-run's own last words
@@ -118,6 +123,17 @@ trace_cmd_job() {
 	grep -E '^CHECK FAIL' "$L/trace-cmd-host.log"
 }
 
+# a corrupted call site: ftrace_bug() warns once and turns ftrace off
+ftrace_bug_job() {
+	STRICT='' guest "$dyn" ftrace-bug 600 "$top/guest/tests/ftrace-bug.sh" $nokunit
+}
+
+# lockdep watching the suites that lock and switch the most
+lockdep_job() { # SUITE TIMEOUT
+	guest "$lockdep" "lockdep-$1" "$2" "$top/guest/tests/lockdep.sh" \
+		--append "kunit.enable=0 lockdep.suite=$1"
+}
+
 job guest "$dyn" ftracetest 3600 "$top/guest/tests/ftracetest.sh" $nokunit
 job guest "$static" static-ftracetest 3600 "$top/guest/tests/ftracetest.sh"
 # a tracing storm under load (~2 min of guest time), garbage writes,
@@ -134,6 +150,12 @@ job guest "$dyn" badinput 600 "$top/guest/tests/badinput.sh" $nokunit
 job guest "$dyn" access 600 "$top/guest/tests/access.sh" $nokunit
 job guest "$static" static 900 "$top/guest/tests/static.sh"
 job guest "$static" static-stack-profile 600 "$top/guest/tests/stack-profile.sh"
+job lockdep_job storm 2400
+job lockdep_job dynamic 1200
+job lockdep_job kprobes 1200
+job lockdep_job foundation 600
+job lockdep_job function 900
+job ftrace_bug_job
 wait
 
 echo

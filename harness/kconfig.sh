@@ -6,16 +6,31 @@
 # silently drop it); with KCONFIG_LOOSE=1 (make bisect-build, make
 # defconfigs: trees and machines that lack some options) it only lists
 # the dropped options in KOBJ/dropped.txt.
+#
+# kconfig.sh --verify KOBJ FRAGMENT...: only the check, on KOBJ/.config as
+# the last build left it (kbuild's syncconfig rewrites .config when a Kconfig
+# file of the tree changes, and may drop an option then: make kernel runs
+# this after every build).
 set -euo pipefail
-tree=$1 kobj=$2
-shift 2
+verify=''
+if [ "$1" = --verify ]; then
+	verify=1
+	shift
+	tree='' kobj=$1
+	shift
+else
+	tree=$1 kobj=$2
+	shift 2
+fi
 mkdir -p "$kobj"
 frags=()
 for f in "$@"; do frags+=("$(realpath "$f")"); done
 cd "$kobj"
-ARCH=m68k CROSS_COMPILE=m68k-linux-gnu- "$tree/scripts/kconfig/merge_config.sh" -m -O "$kobj" \
-	"$tree/arch/m68k/configs/${KCONFIG_BASE:-virt_defconfig}" "${frags[@]}" >"$kobj/merge.log"
-make -s -C "$tree" O="$kobj" ARCH=m68k CROSS_COMPILE=m68k-linux-gnu- olddefconfig
+if [ -z "$verify" ]; then
+	ARCH=m68k CROSS_COMPILE=m68k-linux-gnu- "$tree/scripts/kconfig/merge_config.sh" -m -O "$kobj" \
+		"$tree/arch/m68k/configs/${KCONFIG_BASE:-virt_defconfig}" "${frags[@]}" >"$kobj/merge.log"
+	make -s -C "$tree" O="$kobj" ARCH=m68k CROSS_COMPILE=m68k-linux-gnu- olddefconfig
+fi
 
 bad=0
 : >dropped.txt
@@ -42,8 +57,10 @@ for f in "${frags[@]}"; do
 	done <"$f"
 done
 if [ $bad -ne 0 ]; then
+	# removed, so that the next make regenerates it from the fragments
 	rm -f .config
 	echo "kconfig: requested options are missing from the final .config (see above)" >&2
 	exit 1
 fi
+[ -n "$verify" ] && exit 0
 echo "kconfig: $(grep -c '=y' .config) options =y${KCONFIG_LOOSE:+, $(wc -l <dropped.txt) requested options dropped}"

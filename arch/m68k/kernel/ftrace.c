@@ -47,8 +47,16 @@ static int notrace m68k_ftrace_flip(unsigned long ip, u16 old_op, u16 new_op,
 	if (copy_from_kernel_nofault(insn, (void *)ip, sizeof(insn)))
 		return -EFAULT;
 	/* never write over anything but the expected instruction */
-	if (insn[0] != old_op || insn[1] != disp >> 16 || insn[2] != (u16)disp)
+	if (insn[0] != old_op || insn[1] != disp >> 16 || insn[2] != (u16)disp) {
+		/* for ftrace_bug()'s report; updates are serialised */
+		static u16 expected[3];
+
+		expected[0] = old_op;
+		expected[1] = disp >> 16;
+		expected[2] = disp;
+		ftrace_expected = expected;
 		return -EINVAL;
+	}
 	if (m68k_patch_text((void *)ip, &new_op, 2))
 		return -EPERM;
 	return 0;
