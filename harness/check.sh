@@ -148,6 +148,7 @@ job guest "$dyn" syscalls 600 "$top/guest/tests/syscalls.sh" $nokunit
 job guest "$dyn" stack-profile 600 "$top/guest/tests/stack-profile.sh" $nokunit
 job guest "$dyn" badinput 600 "$top/guest/tests/badinput.sh" $nokunit
 job guest "$dyn" access 600 "$top/guest/tests/access.sh" $nokunit
+job guest "$dyn" perf 600 "$top/guest/tests/perf.sh" $nokunit
 job guest "$static" static 900 "$top/guest/tests/static.sh"
 job guest "$static" static-stack-profile 600 "$top/guest/tests/stack-profile.sh"
 job lockdep_job storm 2400
