@@ -36,6 +36,17 @@
  * 16-bit store, atomic for the CPU, no breakpoint needed.  The same holds
  * for ftrace_graph_call (0x51fb <-> 0x60ff, bra.l ftrace_graph_caller).
  * Only ftrace_call, whose target changes, needs the three-step write.
+ *
+ * With CONFIG_FTRACE_MCOUNT_USE_PATCHABLE_FUNCTION_ENTRY the compiler
+ * emits no call at all but three nops at the very entry of each traced
+ * function (-fpatchable-function-entry=3), before the prologue, and lists
+ * their addresses in __patchable_function_entries:
+ *
+ *   as compiled  0x4e71 0x4e71 0x4e71  nop; nop; nop
+ *
+ * ftrace_init_nop() turns them into the same trapf.l no-op, aimed at
+ * ftrace_caller (ftrace_entry.S), before any of it runs again; from then
+ * on the site is switched exactly as above.
  */
 
 static int notrace m68k_ftrace_flip(unsigned long ip, u16 old_op, u16 new_op,
@@ -74,6 +85,39 @@ int ftrace_make_call(struct dyn_ftrace *rec, unsigned long addr)
 	return m68k_ftrace_flip(rec->ip, M68K_INSN_TRAPF_L, M68K_INSN_BSR_L,
 				addr);
 }
+
+#ifdef CONFIG_FTRACE_MCOUNT_USE_PATCHABLE_FUNCTION_ENTRY
+#define M68K_INSN_NOP	0x4e71
+
+/*
+ * Called once per site: at boot from ftrace_init(), with interrupts still
+ * disabled, and for a module from load_module() before any of its code
+ * runs.  Nothing can be executing the second or third nop of a site, so
+ * rewriting them under the first word is safe; the first word is written
+ * last, through the patcher's trap-and-emulate protocol, so anything
+ * reaching the site meanwhile runs the no-op.
+ */
+int ftrace_init_nop(struct module *mod, struct dyn_ftrace *rec)
+{
+	static const u16 nops[3] = {
+		M68K_INSN_NOP, M68K_INSN_NOP, M68K_INSN_NOP
+	};
+	unsigned long ip = rec->ip;
+	u32 disp = FTRACE_ADDR - (ip + 2);
+	u16 insn[3] = { M68K_INSN_TRAPF_L, disp >> 16, (u16)disp };
+	u16 cur[3];
+
+	if (copy_from_kernel_nofault(cur, (void *)ip, sizeof(cur)))
+		return -EFAULT;
+	if (memcmp(cur, nops, sizeof(cur))) {
+		ftrace_expected = nops;
+		return -EINVAL;
+	}
+	if (m68k_patch_text((void *)ip, insn, sizeof(insn)))
+		return -EPERM;
+	return 0;
+}
+#endif /* CONFIG_FTRACE_MCOUNT_USE_PATCHABLE_FUNCTION_ENTRY */
 
 int ftrace_update_ftrace_func(ftrace_func_t func)
 {

@@ -21,6 +21,10 @@
  *
  * The slow paths open a frame of their own ("link"), so a stack trace
  * taken inside a tracer callback runs through the traced function.
+ *
+ * With -fpatchable-function-entry the call sites are at function entry
+ * instead and ftrace_caller/ftrace_graph_caller are in ftrace_entry.S;
+ * ftrace_stub and return_to_handler, here, serve both.
  */
 
 #include <linux/export.h>
@@ -88,7 +92,8 @@ EXPORT_SYMBOL(_mcount)
 
 #endif /* !CONFIG_DYNAMIC_FTRACE */
 
-#ifdef CONFIG_DYNAMIC_FTRACE
+#if defined(CONFIG_DYNAMIC_FTRACE) && \
+	!defined(CONFIG_FTRACE_MCOUNT_USE_PATCHABLE_FUNCTION_ENTRY)
 /*
  * Dynamic ftrace (see ftrace.c for the call-site encodings): boot turns
  * every "bsr.l _mcount" into a no-op, and tracing a function turns it back
@@ -113,9 +118,10 @@ ftrace_graph_call:
 	rts
 SYM_FUNC_END(ftrace_caller)
 EXPORT_SYMBOL(_mcount)
-#endif /* CONFIG_DYNAMIC_FTRACE */
+#endif /* CONFIG_DYNAMIC_FTRACE with mcount call sites */
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
+#ifndef CONFIG_FTRACE_MCOUNT_USE_PATCHABLE_FUNCTION_ENTRY
 /*
  * Reached from _mcount (or ftrace_caller) with the stack as _mcount found
  * it: replace the traced function's return address with return_to_handler.
@@ -139,6 +145,7 @@ SYM_FUNC_START(ftrace_graph_caller)
 	unlk	%fp
 	rts
 SYM_FUNC_END(ftrace_graph_caller)
+#endif /* !CONFIG_FTRACE_MCOUNT_USE_PATCHABLE_FUNCTION_ENTRY */
 
 /*
  * A traced function "returns" here.  Its return value is in %d0, %d0/%d1
