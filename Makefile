@@ -125,13 +125,15 @@ record: initramfs
 shell: initramfs
 	@harness/qemu-run.sh --kernel $(VMLINUX) --initrd $(INITRAMFS) --interactive
 
-# The function-tracer kernels: dynamic ftrace, DYNAMIC_FTRACE=n, and
-# dynamic ftrace with lockdep.
+# The function-tracer kernels: dynamic ftrace, DYNAMIC_FTRACE=n, dynamic
+# ftrace with lockdep, and dynamic ftrace on patchable entries without
+# frame pointers.
 check:
 	@$(MAKE) --no-print-directory initramfs VARIANT=dynamic
 	@$(MAKE) --no-print-directory initramfs VARIANT=static
 	@$(MAKE) --no-print-directory initramfs VARIANT=lockdep
-	@harness/check.sh $(B)/kobj-dynamic $(B)/kobj-static $(B)/kobj-lockdep
+	@$(MAKE) --no-print-directory initramfs VARIANT=pfe
+	@harness/check.sh $(B)/kobj-dynamic $(B)/kobj-static $(B)/kobj-lockdep $(B)/kobj-pfe
 
 # The four benchmark kernels (see FRAGS_*), then harness/bench.sh.
 bench:

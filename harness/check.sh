@@ -3,12 +3,13 @@
 # `make check`: every test suite against one kernel build, then one summary
 # line from harness/results.py ("N passed, N failed, N skipped").
 #
-#   check.sh DYNAMIC_KOBJ STATIC_KOBJ LOCKDEP_KOBJ
+#   check.sh DYNAMIC_KOBJ STATIC_KOBJ LOCKDEP_KOBJ PFE_KOBJ
 #
 # The full set runs on the dynamic-ftrace kernel; the DYNAMIC_FTRACE=n
 # kernel runs the suites that do not need dynamic ftrace; the lockdep
 # kernel (the dynamic one with PROVE_LOCKING) runs the suites that lock
-# and switch the most.
+# and switch the most; the patchable-entry kernel (no frame pointers)
+# runs the function tracer suites.
 # Each guest suite is one boot (harness/qemu-run.sh --strict --icount: guest
 # time counts guest instructions, so no verdict depends on host load; seen
 # before: on a loaded host the wall clock stretched an unrelated irqs-off
@@ -18,9 +19,11 @@
 # Logs: build/logs/check/<suite>.log (console), <suite>.out (harness).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-dyn=${1:?usage: check.sh DYNAMIC_KOBJ STATIC_KOBJ}
-static=${2:?usage: check.sh DYNAMIC_KOBJ STATIC_KOBJ LOCKDEP_KOBJ}
-lockdep=${3:?usage: check.sh DYNAMIC_KOBJ STATIC_KOBJ LOCKDEP_KOBJ}
+usage='usage: check.sh DYNAMIC_KOBJ STATIC_KOBJ LOCKDEP_KOBJ PFE_KOBJ'
+dyn=${1:?$usage}
+static=${2:?$usage}
+lockdep=${3:?$usage}
+pfe=${4:?$usage}
 L=$top/build/logs/check
 rm -rf "$L"
 mkdir -p "$L"
@@ -128,6 +131,10 @@ ftrace_bug_job() {
 	STRICT='' guest "$dyn" ftrace-bug 600 "$top/guest/tests/ftrace-bug.sh" $nokunit
 }
 
+pfe_bug_job() {
+	STRICT='' guest "$pfe" pfe-ftrace-bug 600 "$top/guest/tests/ftrace-bug.sh" $nokunit
+}
+
 # lockdep watching the suites that lock and switch the most
 lockdep_job() { # SUITE TIMEOUT
 	guest "$lockdep" "lockdep-$1" "$2" "$top/guest/tests/lockdep.sh" \
@@ -157,6 +164,11 @@ job lockdep_job kprobes 1200
 job lockdep_job foundation 600
 job lockdep_job function 900
 job ftrace_bug_job
+# without frame pointers, on patchable function entries (KUnit counted here
+# too: kprobes at entries go past the ftrace site)
+job guest "$pfe" pfe-function 900 "$top/guest/tests/function.sh"
+job guest "$pfe" pfe-dynamic 1200 "$top/guest/tests/dynamic.sh" $nokunit
+job pfe_bug_job
 wait
 
 echo

@@ -8,8 +8,8 @@
  * Parameters (in /sys/module/ftrace_site_test/parameters/):
  *   call     read: fst_victim(13), which is 40 however the site is patched
  *   site     read: the 6 bytes of fst_victim's call site, in hex words
- *   corrupt  write 1: replace the site (a dynamic-ftrace no-op, trapf.l
- *            with _mcount's displacement) with three "nop"s
+ *   corrupt  write 1: replace the site (the dynamic-ftrace no-op, trapf.l
+ *            with the tracer's displacement) with three "nop"s
  */
 #include <linux/cacheflush.h>
 #include <linux/ftrace.h>
@@ -23,18 +23,18 @@ static noinline int fst_victim(int x)
 	return x * 3 + 1;
 }
 
-/* The trapf.l no-op whose displacement points at _mcount, near the entry. */
+/*
+ * The call site: the trapf.l no-op near the entry (after "link" on an
+ * mcount kernel, at the entry itself on a patchable-entry one).
+ */
 static u16 *fst_find_site(void)
 {
 	u16 *p = (u16 *)dereference_function_descriptor(fst_victim);
 	int i;
 
-	for (i = 0; i < 8; i++, p++) {
-		u32 disp = (unsigned long)_mcount - (unsigned long)(p + 1);
-
-		if (p[0] == 0x51fb && p[1] == disp >> 16 && p[2] == (u16)disp)
+	for (i = 0; i < 8; i++, p++)
+		if (p[0] == 0x51fb)
 			return p;
-	}
 	return NULL;
 }
 

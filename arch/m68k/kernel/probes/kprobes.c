@@ -25,6 +25,7 @@
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/extable.h>
+#include <linux/ftrace.h>
 #include <linux/kdebug.h>
 #include <linux/uaccess.h>
 #include <asm/sections.h>
@@ -343,6 +344,30 @@ int __kprobes arch_trampoline_kprobe(struct kprobe *p)
 {
 	return 0;
 }
+
+#ifdef CONFIG_FTRACE_MCOUNT_USE_PATCHABLE_FUNCTION_ENTRY
+/*
+ * With patchable function entries a function's first instruction is its
+ * ftrace call site, which a kprobe may not replace (no KPROBES_ON_FTRACE
+ * yet).  A probe on the entry goes to the instruction after the site:
+ * the site is a no-op, or a call that returns with the stack as it found
+ * it, so that is still the function's entry state (0(%sp) the return
+ * address, the arguments above it) and kretprobes work as usual.
+ */
+kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
+					 unsigned long offset,
+					 bool *on_func_entry)
+{
+	if (ftrace_location(addr) == addr) {
+		*on_func_entry = !offset || offset == MCOUNT_INSN_SIZE;
+		if (*on_func_entry)
+			offset = MCOUNT_INSN_SIZE;
+	} else {
+		*on_func_entry = !offset;
+	}
+	return (kprobe_opcode_t *)(addr + offset);
+}
+#endif
 
 int __init arch_init_kprobes(void)
 {
