@@ -135,9 +135,9 @@ check:
 	@$(MAKE) --no-print-directory initramfs VARIANT=pfe
 	@harness/check.sh $(B)/kobj-dynamic $(B)/kobj-static $(B)/kobj-lockdep $(B)/kobj-pfe
 
-# The four benchmark kernels (see FRAGS_*), then harness/bench.sh.
+# The five benchmark kernels (see FRAGS_*), then harness/bench.sh.
 bench:
-	@for v in plain fp static dynamic; do \
+	@for v in plain fp static dynamic pfe; do \
 		$(MAKE) --no-print-directory initramfs VARIANT=$$v; done
 	@$(STAGE) bench harness/bench.sh $(B)
 

@@ -26,12 +26,13 @@ import statistics
 import sys
 from datetime import date
 
-KERNELS = ['plain', 'fp', 'static', 'dynamic']
+KERNELS = ['plain', 'fp', 'static', 'dynamic', 'pfe']
 KERNEL_TEXT = {
     'plain': 'no FUNCTION_TRACER, no frame pointers (virt_defconfig)',
     'fp': 'no FUNCTION_TRACER, frame pointers',
     'static': 'FUNCTION_TRACER, DYNAMIC_FTRACE=n',
     'dynamic': 'FUNCTION_TRACER, DYNAMIC_FTRACE=y',
+    'pfe': 'FUNCTION_TRACER, DYNAMIC_FTRACE=y on patchable entries, no frame pointers',
 }
 STATES = ['off', 'function-one', 'function', 'function_graph', 'kprobe', 'kretprobe']
 STATE_TEXT = {
@@ -298,6 +299,18 @@ def targets(data):
                 lines.append(f'* {STATE_TEXT[state]}, per traced call: {per:,.0f} '
                              f'instructions ({"met" if per <= PER_CALL_TARGET[state] else "MISSED"}: '
                              f'<= {PER_CALL_TARGET[state]:,}; x86_64: {X86_PER_CALL[state]:,})')
+        pfe = s.get('pfe', {}).get(('off', wl))
+        if pfe:
+            med = summary(pfe)[0]
+            line = (f'* pfe compiled in, off, {wl_text}: {pct((med / plain - 1) * 100)} '
+                    'against plain')
+            n = fig(F['pfe'], 'entries-10000-calls')
+            if wl == 'syscall' and n:
+                # instructions added per traced function entry
+                per = (med - plain) / (n / 10000)
+                line += (f'; {per:.2f} instructions per function entry '
+                         f'({"met" if per <= 1.2 else "MISSED"}: <= 1.2)')
+            lines.append(line)
         fn = s['dynamic'].get(('function', wl))
         if fn:
             lines.append(f'* function tracer on all functions, {wl_text}: '

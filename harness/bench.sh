@@ -4,7 +4,7 @@
 # counts guest instructions, so figures repeat run to run), run
 # guest/bench/bench.sh in it, then tabulate with harness/bench.py.
 #
-#   bench.sh BUILD_DIR    (kernels in BUILD_DIR/kobj-{plain,fp,static,dynamic})
+#   bench.sh BUILD_DIR    (kernels in BUILD_DIR/kobj-{plain,fp,static,dynamic,pfe})
 #   bench.sh --calls BUILD_DIR VARIANT
 #                         only the per-traced-call figures, on one kernel
 #                         (`make bench-calls`; BUILD_DIR/bench/calls.md)
@@ -48,7 +48,7 @@ fi
 [ -f "$out/results.json" ] && mv "$out/results.json" "$out/previous.json"
 rm -f "$out"/*.log "$out"/*.out "$out/sizes.txt"
 
-for v in plain fp static dynamic; do
+for v in plain fp static dynamic pfe; do
 	[ -f "$b/kobj-$v/vmlinux" ] || { echo "bench: no kernel $b/kobj-$v/vmlinux" >&2; exit 1; }
 	boot "$v" "$v" "$top/guest/bench/bench.sh"
 	m68k-linux-gnu-size "$b/kobj-$v/vmlinux" | awk -v v="$v" 'NR == 2 { print v, $1, $2, $3 }' \

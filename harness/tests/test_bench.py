@@ -42,11 +42,14 @@ class BenchTest(unittest.TestCase):
               'FIGURE patch-on-us 10000 us\nFIGURE patch-on-us 12000 us\n'
               'FIGURE patch-on-us 11000 us\nFIGURE patch-off-us 20000 us\n'
               'FIGURE patch-irqsoff-max-us 50 us\nFIGURE idle-irqsoff-max-us 40 us\n')
+        write(self.d, 'pfe.log', bench_lines('off', [1002] * 3, [50100] * 3) +
+              bench_lines('function', [7000] * 3, [70000] * 3) +
+              'FIGURE entries-10000-calls 20000 entries\n')
         write(self.d, 'stop_machine.log',
               'FIGURE patch-on-us 9000 us\nFIGURE patch-off-us 19000 us\n'
               'FIGURE patch-irqsoff-max-us 19000 us\nFIGURE idle-irqsoff-max-us 40 us\n')
         write(self.d, 'sizes.txt', 'plain 1000000 1 2\nfp 1050000 1 2\n'
-              'static 1200000 1 2\ndynamic 1250000 1 2\n')
+              'static 1200000 1 2\ndynamic 1250000 1 2\npfe 1100000 1 2\n')
 
     def tearDown(self):
         self.tmp.cleanup()
@@ -86,6 +89,18 @@ class BenchTest(unittest.TestCase):
                       'met: <= 8); memory held, with page rounding: 8.19 bytes', t)
         # 50,000 of 250,000 bytes of growth are frame pointers
         self.assertIn('20.0 % (50,000 of 250,000 bytes)', t)
+
+    def test_pfe_per_entry(self):
+        self.assertEqual(self.run_main(), 0)
+        t = self.table()
+        # (1002 - 1000) ns per call over 20000 / 10000 entries per call
+        self.assertIn('pfe compiled in, off, getppid() (ns/call): +0.20 % against plain; '
+                      '1.00 instructions per function entry (met: <= 1.2)', t)
+        self.assertIn('pfe compiled in, off, fork+exec+pipe (ns/round): +0.20 % against plain', t)
+        write(self.d, 'pfe.log', bench_lines('off', [1006] * 3, [50100] * 3) +
+              'FIGURE entries-10000-calls 20000 entries\n')
+        self.assertEqual(self.run_main(), 0)
+        self.assertIn('3.00 instructions per function entry (MISSED: <= 1.2)', self.table())
 
     def test_missed_target_is_reported(self):
         write(self.d, 'dynamic.log', bench_lines('off', [1100] * 3, [50000] * 3))
