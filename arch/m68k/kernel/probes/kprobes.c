@@ -345,11 +345,13 @@ int __kprobes arch_trampoline_kprobe(struct kprobe *p)
 	return 0;
 }
 
-#ifdef CONFIG_FTRACE_MCOUNT_USE_PATCHABLE_FUNCTION_ENTRY
+#if defined(CONFIG_FTRACE_MCOUNT_USE_PATCHABLE_FUNCTION_ENTRY) && \
+	!defined(CONFIG_KPROBES_ON_FTRACE)
 /*
  * With patchable function entries a function's first instruction is its
- * ftrace call site, which a kprobe may not replace (no KPROBES_ON_FTRACE
- * yet).  A probe on the entry goes to the instruction after the site:
+ * ftrace call site, which a breakpoint may not replace.  With
+ * KPROBES_ON_FTRACE a probe there goes through ftrace (probes/ftrace.c);
+ * without it, a probe on the entry goes to the instruction after the site:
  * the site is a no-op, or a call that returns with the stack as it found
  * it, so that is still the function's entry state (0(%sp) the return
  * address, the arguments above it) and kretprobes work as usual.
