@@ -2,8 +2,9 @@
 /*
  * Function tracer support for m68k.
  *
- * The entry points are in mcount.S; this file holds the C side of the
- * function-graph tracer and of dynamic ftrace.  Built without -pg: the
+ * The entry points are in mcount.S and, for patchable function entries,
+ * ftrace_entry.S; this file holds the C side of the function-graph
+ * tracer and of dynamic ftrace.  Built without -pg: the
  * tracer must not trace itself.
  */
 
@@ -87,12 +88,6 @@ static int notrace m68k_ftrace_modify(unsigned long ip,
 			    new_target != old_target ? sizeof(insn) : 2))
 		return -EPERM;
 	return 0;
-}
-
-static int notrace m68k_ftrace_flip(unsigned long ip, u16 old_op, u16 new_op,
-				    unsigned long target)
-{
-	return m68k_ftrace_modify(ip, old_op, target, new_op, target);
 }
 
 /*
@@ -201,16 +196,20 @@ extern void ftrace_graph_call(void);
 
 int ftrace_enable_ftrace_graph_caller(void)
 {
-	return m68k_ftrace_flip((unsigned long)&ftrace_graph_call,
-				M68K_INSN_TRAPF_L, M68K_INSN_BRA_L,
-				(unsigned long)&ftrace_graph_caller);
+	unsigned long target = (unsigned long)&ftrace_graph_caller;
+
+	return m68k_ftrace_modify((unsigned long)&ftrace_graph_call,
+				  M68K_INSN_TRAPF_L, target,
+				  M68K_INSN_BRA_L, target);
 }
 
 int ftrace_disable_ftrace_graph_caller(void)
 {
-	return m68k_ftrace_flip((unsigned long)&ftrace_graph_call,
-				M68K_INSN_BRA_L, M68K_INSN_TRAPF_L,
-				(unsigned long)&ftrace_graph_caller);
+	unsigned long target = (unsigned long)&ftrace_graph_caller;
+
+	return m68k_ftrace_modify((unsigned long)&ftrace_graph_call,
+				  M68K_INSN_BRA_L, target,
+				  M68K_INSN_TRAPF_L, target);
 }
 #endif /* CONFIG_FUNCTION_GRAPH_TRACER && !CONFIG_DYNAMIC_FTRACE_WITH_ARGS */
 #endif /* CONFIG_DYNAMIC_FTRACE */
@@ -219,9 +218,9 @@ int ftrace_disable_ftrace_graph_caller(void)
 /*
  * Called from ftrace_graph_caller (mcount sites) or ftrace_graph_func()
  * (entry sites) with @parent pointing at the traced function's
- * return-address slot and @self_addr its call site.  If the graph core accepts the entry, the function
- * returns through return_to_handler, which asks the core for the real
- * return address.
+ * return-address slot and @self_addr its call site.  If the graph core
+ * accepts the entry, the function returns through return_to_handler,
+ * which asks the core for the real return address.
  */
 void prepare_ftrace_return(unsigned long *parent, unsigned long self_addr,
 			   unsigned long frame_pointer)

@@ -317,7 +317,7 @@ static const char * const m68k_kprobe_tramps[] __initconst = {
 	"kernel_pg_dir", "_start",
 	"_mcount", "ftrace_caller", "ftrace_graph_caller",
 	"return_to_handler", "ftrace_stub", "ftrace_stub_graph",
-	"m68k_patch_call_tramp",
+	"m68k_patch_call_tramp", "ftrace_stub_direct_tramp",
 };
 
 int __init arch_populate_kprobe_blacklist(void)
