@@ -95,10 +95,10 @@ job() { # run "$@" in the background, at most $slots at once
 }
 
 # the offsets the guest accepted for kprobes, against objdump
-kprobes_job() {
-	guest "$dyn" kprobes 900 "$top/guest/tests/kprobes.sh" $nokunit
-	"$top/harness/kprobe-offsets.py" "$L/kprobes.log" "$dyn/vmlinux" >"$L/kprobe-offsets.log" 2>&1
-	grep -E '^CHECK FAIL' "$L/kprobe-offsets.log"
+kprobes_job() { # KOBJ NAME
+	guest "$1" "$2" 900 "$top/guest/tests/kprobes.sh" $nokunit
+	"$top/harness/kprobe-offsets.py" "$L/$2.log" "$1/vmlinux" >"$L/$2-offsets.log" 2>&1
+	grep -E '^CHECK FAIL' "$L/$2-offsets.log"
 }
 
 # trace-cmd in the guest.  Its recordings are reported again on the host,
@@ -143,13 +143,15 @@ lockdep_job() { # SUITE TIMEOUT
 
 job guest "$dyn" ftracetest 3600 "$top/guest/tests/ftracetest.sh" $nokunit
 job guest "$static" static-ftracetest 3600 "$top/guest/tests/ftracetest.sh"
+# the entry-hook cases (fprobe, tprobe, direct calls) need the pfe kernel
+job guest "$pfe" pfe-ftracetest 3600 "$top/guest/tests/ftracetest.sh" $nokunit
 # a tracing storm under load (~2 min of guest time), garbage writes,
 # a non-root user
 job guest "$dyn" storm 1200 "$top/guest/tests/storm.sh" $nokunit
 job trace_cmd_job
 job guest "$dyn" foundation 600 "$top/guest/tests/foundation.sh"
 job guest "$dyn" dynamic 1200 "$top/guest/tests/dynamic.sh" $nokunit
-job kprobes_job
+job kprobes_job "$dyn" kprobes
 job guest "$dyn" function 900 "$top/guest/tests/function.sh" $nokunit
 job guest "$dyn" syscalls 600 "$top/guest/tests/syscalls.sh" $nokunit
 job guest "$dyn" stack-profile 600 "$top/guest/tests/stack-profile.sh" $nokunit
@@ -169,6 +171,8 @@ job ftrace_bug_job
 job guest "$pfe" pfe-function 900 "$top/guest/tests/function.sh"
 job guest "$pfe" pfe-dynamic 1200 "$top/guest/tests/dynamic.sh" $nokunit
 job pfe_bug_job
+job guest "$pfe" pfe-fprobe 600 "$top/guest/tests/fprobe.sh" $nokunit
+job kprobes_job "$pfe" pfe-kprobes
 wait
 
 echo

@@ -28,7 +28,7 @@ echo >$D
 echo 'p:kpw vfs_write cnt=$arg3:u32 st=$stack3:u32' >>$D
 check fp-kprobe-added "kprobe on vfs_write refused" grep -q '^p:kprobes/kpw vfs_write' $D
 check fp-kprobe-ftrace "vfs_write's kprobe is not an ftrace one: $(grep vfs_write $KL)" \
-	sh -c "grep -q 'vfs_write+0x0 *\\[FTRACE\\]' $KL"
+	sh -c "grep -q 'vfs_write+0x0 .*\\[FTRACE\\]' $KL"
 echo 1 >$T/events/kprobes/kpw/enable
 dd777
 check fp-kprobe-args "$(hits kpw 'cnt=777 st=777') hits with cnt=777 st=777, not >= 3" \
@@ -47,7 +47,7 @@ check fp-kprobe-with-function "function tracer: $nfunc vfs_write entries from dd
 echo nop >$T/current_tracer
 echo >$T/set_ftrace_filter
 check fp-kprobe-still-ftrace "[FTRACE] lost after the function tracer" \
-	sh -c "grep -q 'vfs_write+0x0 *\\[FTRACE\\]' $KL"
+	sh -c "grep -q 'vfs_write+0x0 .*\\[FTRACE\\]' $KL"
 echo 0 >$T/events/kprobes/kpw/enable
 
 # kretprobe
@@ -121,7 +121,7 @@ direct_load() { # MODULE [SECONDS]: load, let it run, keep the trace
 	cat $T/trace >/tmp/direct.trace
 	rmmod "$1"
 }
-addr() { grep " [tT] $1\$" /proc/kallsyms | cut -d' ' -f1; }
+addr() { grep " [tT] $1\$" /proc/kallsyms | cut -d' ' -f1 | sed 's/^0*//'; } # as %lx prints it
 
 check fp-direct-load "modprobe ftrace-direct failed" direct_load ftrace-direct
 check fp-direct-args "my_direct_func saw no task of its own name" \
