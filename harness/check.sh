@@ -138,11 +138,13 @@ pfe_bug_job() {
 # lockdep watching the suites that lock and switch the most
 lockdep_job() { # SUITE TIMEOUT
 	guest "$lockdep" "lockdep-$1" "$2" "$top/guest/tests/lockdep.sh" \
-		--append "kunit.enable=0 lockdep.suite=$1"
+		--append "kunit.enable=0 locks.suite=$1"
 }
 
 job guest "$dyn" ftracetest 3600 "$top/guest/tests/ftracetest.sh" $nokunit
 job guest "$static" static-ftracetest 3600 "$top/guest/tests/ftracetest.sh"
+# the longest boot: the storm on the lockdep kernel
+job lockdep_job storm 2400
 # the entry-hook cases (fprobe, tprobe, direct calls) need the pfe kernel
 job guest "$pfe" pfe-ftracetest 3600 "$top/guest/tests/ftracetest.sh" $nokunit
 # a tracing storm under load (~2 min of guest time), garbage writes,
@@ -160,7 +162,6 @@ job guest "$dyn" access 600 "$top/guest/tests/access.sh" $nokunit
 job guest "$dyn" perf 600 "$top/guest/tests/perf.sh" $nokunit
 job guest "$static" static 900 "$top/guest/tests/static.sh"
 job guest "$static" static-stack-profile 600 "$top/guest/tests/stack-profile.sh"
-job lockdep_job storm 2400
 job lockdep_job dynamic 1200
 job lockdep_job kprobes 1200
 job lockdep_job foundation 600
