@@ -168,7 +168,7 @@ job lockdep_job foundation 600
 job lockdep_job function 900
 job ftrace_bug_job
 # without frame pointers, on patchable function entries (KUnit counted here
-# too: kprobes at entries go past the ftrace site)
+# too: kprobes at entries go through ftrace)
 job guest "$pfe" pfe-function 900 "$top/guest/tests/function.sh"
 job guest "$pfe" pfe-dynamic 1200 "$top/guest/tests/dynamic.sh" $nokunit
 job pfe_bug_job
