@@ -95,10 +95,10 @@ job() { # run "$@" in the background, at most $slots at once
 }
 
 # the offsets the guest accepted for kprobes, against objdump
-kprobes_job() {
-	guest "$dyn" kprobes 900 "$top/guest/tests/kprobes.sh" $nokunit
-	"$top/harness/kprobe-offsets.py" "$L/kprobes.log" "$dyn/vmlinux" >"$L/kprobe-offsets.log" 2>&1
-	grep -E '^CHECK FAIL' "$L/kprobe-offsets.log"
+kprobes_job() { # KOBJ NAME
+	guest "$1" "$2" 900 "$top/guest/tests/kprobes.sh" $nokunit
+	"$top/harness/kprobe-offsets.py" "$L/$2.log" "$1/vmlinux" >"$L/$2-offsets.log" 2>&1
+	grep -E '^CHECK FAIL' "$L/$2-offsets.log"
 }
 
 # trace-cmd in the guest.  Its recordings are reported again on the host,
@@ -145,13 +145,15 @@ job guest "$dyn" ftracetest 3600 "$top/guest/tests/ftracetest.sh" $nokunit
 job guest "$static" static-ftracetest 3600 "$top/guest/tests/ftracetest.sh"
 # the longest boot: the storm on the lockdep kernel
 job lockdep_job storm 2400
+# the entry-hook cases (fprobe, tprobe, direct calls) need the pfe kernel
+job guest "$pfe" pfe-ftracetest 3600 "$top/guest/tests/ftracetest.sh" $nokunit
 # a tracing storm under load (~2 min of guest time), garbage writes,
 # a non-root user
 job guest "$dyn" storm 1200 "$top/guest/tests/storm.sh" $nokunit
 job trace_cmd_job
 job guest "$dyn" foundation 600 "$top/guest/tests/foundation.sh"
 job guest "$dyn" dynamic 1200 "$top/guest/tests/dynamic.sh" $nokunit
-job kprobes_job
+job kprobes_job "$dyn" kprobes
 job guest "$dyn" function 900 "$top/guest/tests/function.sh" $nokunit
 job guest "$dyn" syscalls 600 "$top/guest/tests/syscalls.sh" $nokunit
 job guest "$dyn" stack-profile 600 "$top/guest/tests/stack-profile.sh" $nokunit
@@ -166,10 +168,12 @@ job lockdep_job foundation 600
 job lockdep_job function 900
 job ftrace_bug_job
 # without frame pointers, on patchable function entries (KUnit counted here
-# too: kprobes at entries go past the ftrace site)
+# too: kprobes at entries go through ftrace)
 job guest "$pfe" pfe-function 900 "$top/guest/tests/function.sh"
 job guest "$pfe" pfe-dynamic 1200 "$top/guest/tests/dynamic.sh" $nokunit
 job pfe_bug_job
+job guest "$pfe" pfe-fprobe 600 "$top/guest/tests/fprobe.sh" $nokunit
+job kprobes_job "$pfe" pfe-kprobes
 wait
 
 echo

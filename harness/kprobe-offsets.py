@@ -11,7 +11,8 @@ line: every accepted offset must be an instruction boundary in objdump's
 disassembly of the same vmlinux, and every boundary refused must hold an
 instruction that cannot be stepped out of line (status register, traps,
 privileged instructions, what the 68060 emulates) or the function's ftrace
-call site, which kprobes leave to ftrace.
+call site, which kprobes leave to ftrace (a kprobe at a patchable function
+entry goes through ftrace at the site itself).
 """
 import re
 import subprocess
@@ -56,6 +57,16 @@ def boundaries(vmlinux, start, end):
         m = re.match(r'\s*([0-9a-f]+):\s+(.*)', line)
         if m:
             insns[int(m.group(1), 16) - start] = m.group(2).strip()
+    return entry_site(insns)
+
+
+def entry_site(insns):
+    """A patchable function entry (-fpatchable-function-entry=3) is three
+    nops in the file but one 6-byte instruction at run time (the ftrace
+    site): +2 and +4 are no instruction boundaries there."""
+    if all(insns.get(o) == 'nop' for o in (0, 2, 4)):
+        del insns[2], insns[4]
+        insns[0] = 'trapf.l (patchable function entry, the ftrace site)'
     return insns
 
 

@@ -67,5 +67,26 @@ class TestKprobeOffsets(unittest.TestCase):
         self.assertEqual(rc, 1)
 
 
+
+class TestEntrySite(unittest.TestCase):
+    """Three nops at a function's start are one run-time instruction."""
+    def tool(self):
+        spec = importlib.util.spec_from_file_location('kpo', TOOL)
+        kpo = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(kpo)
+        return kpo
+
+    def test_three_nops_are_one_site(self):
+        insns = {0: 'nop', 2: 'nop', 4: 'nop', 6: 'linkw %fp,#0'}
+        got = self.tool().entry_site(dict(insns))
+        self.assertEqual(sorted(got), [0, 6])
+        self.assertFalse(self.tool().REFUSED.search(got[6]))
+
+    def test_other_starts_are_left_alone(self):
+        for insns in ({0: 'nop', 2: 'nop', 4: 'rts'},
+                      {0: 'linkw %fp,#0', 4: 'nop', 6: 'nop', 8: 'nop'}):
+            self.assertEqual(self.tool().entry_site(dict(insns)), insns)
+
+
 if __name__ == '__main__':
     unittest.main()

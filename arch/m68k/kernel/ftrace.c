@@ -2,8 +2,9 @@
 /*
  * Function tracer support for m68k.
  *
- * The entry points are in mcount.S; this file holds the C side of the
- * function-graph tracer and of dynamic ftrace.  Built without -pg: the
+ * The entry points are in mcount.S and, for patchable function entries,
+ * ftrace_entry.S; this file holds the C side of the function-graph
+ * tracer and of dynamic ftrace.  Built without -pg: the
  * tracer must not trace itself.
  */
 
@@ -49,10 +50,11 @@
  * on the site is switched exactly as above.
  */
 
-static int notrace m68k_ftrace_flip(unsigned long ip, u16 old_op, u16 new_op,
-				    unsigned long target)
+static int notrace m68k_ftrace_modify(unsigned long ip,
+				      u16 old_op, unsigned long old_target,
+				      u16 new_op, unsigned long new_target)
 {
-	u32 disp = target - (ip + 2);
+	u32 disp = old_target - (ip + 2);
 	u16 insn[3];
 
 	if (copy_from_kernel_nofault(insn, (void *)ip, sizeof(insn)))
@@ -68,23 +70,53 @@ static int notrace m68k_ftrace_flip(unsigned long ip, u16 old_op, u16 new_op,
 		ftrace_expected = expected;
 		return -EINVAL;
 	}
-	if (m68k_patch_text((void *)ip, &new_op, 2))
+	if (new_target != old_target) {
+		/*
+		 * A direct trampoline: the displacement changes too, a
+		 * three-step write.  No PC can be inside the site (it is one
+		 * instruction), and one reaching it meanwhile traps and runs
+		 * the new instruction.
+		 */
+		disp = new_target - (ip + 2);
+		insn[0] = new_op;
+		insn[1] = disp >> 16;
+		insn[2] = disp;
+	} else {
+		insn[0] = new_op;
+	}
+	if (m68k_patch_text((void *)ip, insn,
+			    new_target != old_target ? sizeof(insn) : 2))
 		return -EPERM;
 	return 0;
 }
 
+/*
+ * The no-op form always keeps FTRACE_ADDR's displacement.  A site may
+ * call another target, a direct trampoline (DYNAMIC_FTRACE_WITH_DIRECT_CALLS):
+ * switching between the no-op and such a call rewrites the whole site.
+ */
 int ftrace_make_nop(struct module *mod, struct dyn_ftrace *rec,
 		    unsigned long addr)
 {
-	return m68k_ftrace_flip(rec->ip, M68K_INSN_BSR_L, M68K_INSN_TRAPF_L,
-				addr);
+	return m68k_ftrace_modify(rec->ip, M68K_INSN_BSR_L, addr,
+				  M68K_INSN_TRAPF_L, FTRACE_ADDR);
 }
 
 int ftrace_make_call(struct dyn_ftrace *rec, unsigned long addr)
 {
-	return m68k_ftrace_flip(rec->ip, M68K_INSN_TRAPF_L, M68K_INSN_BSR_L,
-				addr);
+	return m68k_ftrace_modify(rec->ip, M68K_INSN_TRAPF_L, FTRACE_ADDR,
+				  M68K_INSN_BSR_L, addr);
 }
+
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
+/* retarget a traced site: ftrace_caller <-> a direct trampoline */
+int ftrace_modify_call(struct dyn_ftrace *rec, unsigned long old_addr,
+		       unsigned long addr)
+{
+	return m68k_ftrace_modify(rec->ip, M68K_INSN_BSR_L, old_addr,
+				  M68K_INSN_BSR_L, addr);
+}
+#endif
 
 #ifdef CONFIG_FTRACE_MCOUNT_USE_PATCHABLE_FUNCTION_ENTRY
 #define M68K_INSN_NOP	0x4e71
@@ -158,32 +190,37 @@ void arch_ftrace_update_code(int command)
 		ftrace_modify_all_code(command);
 }
 
-#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+#if defined(CONFIG_FUNCTION_GRAPH_TRACER) && \
+	!defined(CONFIG_DYNAMIC_FTRACE_WITH_ARGS)
 extern void ftrace_graph_call(void);
 
 int ftrace_enable_ftrace_graph_caller(void)
 {
-	return m68k_ftrace_flip((unsigned long)&ftrace_graph_call,
-				M68K_INSN_TRAPF_L, M68K_INSN_BRA_L,
-				(unsigned long)&ftrace_graph_caller);
+	unsigned long target = (unsigned long)&ftrace_graph_caller;
+
+	return m68k_ftrace_modify((unsigned long)&ftrace_graph_call,
+				  M68K_INSN_TRAPF_L, target,
+				  M68K_INSN_BRA_L, target);
 }
 
 int ftrace_disable_ftrace_graph_caller(void)
 {
-	return m68k_ftrace_flip((unsigned long)&ftrace_graph_call,
-				M68K_INSN_BRA_L, M68K_INSN_TRAPF_L,
-				(unsigned long)&ftrace_graph_caller);
+	unsigned long target = (unsigned long)&ftrace_graph_caller;
+
+	return m68k_ftrace_modify((unsigned long)&ftrace_graph_call,
+				  M68K_INSN_BRA_L, target,
+				  M68K_INSN_TRAPF_L, target);
 }
-#endif /* CONFIG_FUNCTION_GRAPH_TRACER */
+#endif /* CONFIG_FUNCTION_GRAPH_TRACER && !CONFIG_DYNAMIC_FTRACE_WITH_ARGS */
 #endif /* CONFIG_DYNAMIC_FTRACE */
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 /*
- * Called from ftrace_graph_caller with @parent pointing at the traced
- * function's return-address slot (4(%fp) of its frame) and @self_addr its
- * mcount call site.  If the graph core accepts the entry, the function
- * returns through return_to_handler, which asks the core for the real
- * return address.
+ * Called from ftrace_graph_caller (mcount sites) or ftrace_graph_func()
+ * (entry sites) with @parent pointing at the traced function's
+ * return-address slot and @self_addr its call site.  If the graph core
+ * accepts the entry, the function returns through return_to_handler,
+ * which asks the core for the real return address.
  */
 void prepare_ftrace_return(unsigned long *parent, unsigned long self_addr,
 			   unsigned long frame_pointer)
@@ -199,4 +236,20 @@ void prepare_ftrace_return(unsigned long *parent, unsigned long self_addr,
 	if (!function_graph_enter(old, self_addr, frame_pointer, parent))
 		*parent = (unsigned long)&return_to_handler;
 }
+
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
+/*
+ * The function-graph tracer as an ftrace_ops callback of the entry
+ * trampoline: the traced function's return address is at its entry stack
+ * pointer, which is also just below the stack pointer it returns with.
+ */
+void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
+		       struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	unsigned long *parent;
+
+	parent = (unsigned long *)ftrace_regs_get_stack_pointer(fregs);
+	prepare_ftrace_return(parent, ip, (unsigned long)(parent + 1));
+}
+#endif /* CONFIG_DYNAMIC_FTRACE_WITH_ARGS */
 #endif /* CONFIG_FUNCTION_GRAPH_TRACER */

@@ -14,18 +14,40 @@
  *	4(%sp)	the traced function's return address into its caller
  *	8(%sp)	its first argument (all arguments are on the stack)
  *
- * %d0/%d1/%a0/%a1 are caller-saved, but the caller may still need them
- * after the traced function - and %a1 carries the struct-return address
- * into it - so they are saved around every C call; the C code saves the
- * rest.  No register, and no stack word above the entry %sp, changes
- * unless the graph tracer replaces the return address at 4(%sp).
+ * ftrace_caller serves every ftrace_ops, with or without
+ * FTRACE_OPS_FL_SAVE_REGS (FTRACE_REGS_ADDR == FTRACE_ADDR): it saves the
+ * traced function's entry state as an exception would, a struct pt_regs
+ * (format 0) ending where the function's stack begins, so that
+ * kernel_stack_pointer() of it is the function's entry %sp, with the
+ * struct switch_stack that the kprobe trap entry also saves below it
+ * (%d6, %d7, %a3-%a6 for regs_get_register()).  Offsets from the lowest
+ * saved word, E being the entry %sp of the traced function:
+ *
+ *	  0	switch_stack: %d6 %d7 %a3 %a4 %a5 %a6, retpc = site + 6
+ *	 28	pt_regs: %d1-%d5 %a0-%a2 (+0), %d0 (+32), orig_d0 = -1,
+ *		stkadj (the direct trampoline, 0 if none), %sr (+44),
+ *		pc = site + 6 (+46), format/vector 0 (+50)
+ *	 80	E: return address into the caller; 84 = E + 4: argument 1
+ *
+ * Our own return address (site + 6) was at E - 4, inside pt_regs: it is
+ * read before pt_regs is written over it.  The callback gets the pt_regs
+ * as its ftrace_regs, and may change it: every register is reloaded from
+ * it, and the traced function continues at regs->pc (site + 6, unless a
+ * callback moved it, e.g. livepatch or a kprobe handler), with the stack
+ * as it was at the function's entry.  A direct trampoline set by
+ * arch_ftrace_set_direct_caller() is entered instead, as if the site had
+ * called it: 0(%sp) = regs->pc, 4(%sp) the return into the caller.
+ *
+ * The function-graph tracer is an ftrace_ops callback like any other here
+ * (ftrace_graph_func() in ftrace.c): it replaces the return address at E.
  *
  * With CONFIG_FRAME_POINTER the traced function has no frame yet, so
- * ftrace_caller builds two frame records: one for the traced function
- * (the caller's %fp, its return address) and one for itself (site + 6),
- * so a stack trace taken in a callback names the traced function, its
- * caller and the caller's callers.  Without frame pointers the stack
- * walker scans the stack and finds the two return addresses as they are.
+ * ftrace_caller also builds two frame records below the switch_stack: one
+ * for the traced function (the caller's %fp, its return address) and one
+ * for itself (site + 6), so a stack trace taken in a callback names the
+ * traced function, its caller and the caller's callers.  Without frame
+ * pointers the stack walker scans the stack and finds the return
+ * addresses as they are.
  */
 
 #include <linux/linkage.h>
@@ -38,62 +60,72 @@
 #define FTRACE_FRAMES	0
 #endif
 
-/* saved %d0/%d1/%a0/%a1 */
-#define FTRACE_SAVED	16
+/* struct switch_stack: %d6, %d7, %a3-%a6, retpc */
+#define SW_SIZE		28
+#define SW_RETPC	24
+/* the entry %sp of the traced function, from the switch_stack */
+#define FRAME_SIZE	(SW_SIZE + FREGS_SIZE)
 
 	.text
 
 SYM_FUNC_START(ftrace_caller)
+	lea	%sp@(-(FREGS_SIZE - 4)),%sp	| pt_regs, up to E
+	moveml	%d1-%d5/%a0-%a2,%sp@
+	movel	%d0,%sp@(PT_OFF_D0)
+	movel	%sp@(FREGS_SIZE - 4),%d0	| site + 6, before pc covers it
+	movel	%d0,%sp@(PT_OFF_PC)
+	moveq	#-1,%d1
+	movel	%d1,%sp@(PT_OFF_ORIG_D0)
+	clrl	%sp@(PT_OFF_STKADJ)
+	movew	%sr,%sp@(PT_OFF_SR)
+	clrw	%sp@(PT_OFF_FORMATVEC)
+	movel	%d0,%sp@-			| switch_stack.retpc
+	moveml	%d6-%d7/%a3-%a6,%sp@-
 #ifdef CONFIG_FRAME_POINTER
-	movel	%sp@(4),%sp@-		| the traced function's record:
-	movel	%fp,%sp@-		|   { caller's %fp, return into caller }
-	movel	%sp@(8),%sp@-		| ours: { the record above, site + 6 }
+	movel	%sp@(FRAME_SIZE),%sp@-		| the traced function's record:
+	movel	%fp,%sp@-			|   { caller's %fp, return into caller }
+	movel	%d0,%sp@-			| ours: { the record above, site + 6 }
 	pea	%sp@(4)
 	movel	%sp,%fp
 #endif
-	moveml	%d0-%d1/%a0-%a1,%sp@-
-	clrl	%sp@-			| fregs: none yet
-	movel	function_trace_op,%sp@-	| op
-	movel	%sp@(8+FTRACE_SAVED+FTRACE_FRAMES+4),%sp@-	| parent_ip
-	movel	%sp@(12+FTRACE_SAVED+FTRACE_FRAMES),%d0
+	pea	%sp@(FTRACE_FRAMES + SW_SIZE)	| fregs: the pt_regs
+	movel	function_trace_op,%sp@-		| op
+	movel	%sp@(8 + FTRACE_FRAMES + FRAME_SIZE),%sp@-	| parent_ip
 	subql	#MCOUNT_INSN_SIZE,%d0
-	movel	%d0,%sp@-		| ip: the call site
+	movel	%d0,%sp@-			| ip: the call site
 	.globl	ftrace_call
 ftrace_call:
 	bsrl	ftrace_stub		| ftrace_update_ftrace_func() sets the target
-	lea	%sp@(16),%sp
-	moveml	%sp@+,%d0-%d1/%a0-%a1
-#ifdef CONFIG_FRAME_POINTER
-	movel	%sp@(8),%fp		| the caller's %fp
-	lea	%sp@(FTRACE_FRAMES),%sp
+	lea	%sp@(16 + FTRACE_FRAMES),%sp
+	moveml	%sp@+,%d6-%d7/%a3-%a6	| also the caller's %fp
+	addql	#4,%sp			| retpc: %sp is the pt_regs
+	movel	%sp@(PT_OFF_PC),%sp@(FREGS_SIZE - 4)	| where to continue
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+	movel	%sp@(PT_OFF_STKADJ),%d0
+	jne	.Ldirect
 #endif
-#ifdef CONFIG_FUNCTION_GRAPH_TRACER
-	.globl	ftrace_graph_call
-ftrace_graph_call:
-	.short	0x51fb			| trapf.l, or bra.l (0x60ff) when enabled:
-	.long	ftrace_graph_caller - .	| the displacement stays the same
-#endif
+	moveml	%sp@,%d1-%d5/%a0-%a2
+	movel	%sp@(PT_OFF_D0),%d0
+	lea	%sp@(FREGS_SIZE - 4),%sp
 	rts
+
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+	/* "call" the direct trampoline from regs->pc */
+.Ldirect:
+	movel	%d0,%sp@(FREGS_SIZE - 8)
+	moveml	%sp@,%d1-%d5/%a0-%a2
+	movel	%sp@(PT_OFF_D0),%d0
+	lea	%sp@(FREGS_SIZE - 8),%sp
+	rts
+#endif
 SYM_FUNC_END(ftrace_caller)
 
-#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 /*
- * Reached from ftrace_graph_call with the stack as ftrace_caller found it:
- * hand the graph core the traced function's return-address slot, 4(%sp),
- * which it replaces with return_to_handler.  The frame-pointer test value
- * is the stack pointer the function returns with, just above that slot:
- * what return_to_handler is entered with.
+ * The direct trampoline that does nothing: entered as if called from the
+ * site, it returns into the traced function.
  */
-SYM_FUNC_START(ftrace_graph_caller)
-	moveml	%d0-%d1/%a0-%a1,%sp@-
-	pea	%sp@(FTRACE_SAVED+8)	| frame_pointer
-	movel	%sp@(4+FTRACE_SAVED),%d0
-	subql	#MCOUNT_INSN_SIZE,%d0
-	movel	%d0,%sp@-		| self_addr: the call site
-	pea	%sp@(8+FTRACE_SAVED+4)	| parent: the return-address slot
-	jbsr	prepare_ftrace_return
-	lea	%sp@(12),%sp
-	moveml	%sp@+,%d0-%d1/%a0-%a1
+SYM_FUNC_START(ftrace_stub_direct_tramp)
 	rts
-SYM_FUNC_END(ftrace_graph_caller)
-#endif /* CONFIG_FUNCTION_GRAPH_TRACER */
+SYM_FUNC_END(ftrace_stub_direct_tramp)
+#endif

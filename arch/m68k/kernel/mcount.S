@@ -150,27 +150,27 @@ SYM_FUNC_END(ftrace_graph_caller)
 /*
  * A traced function "returns" here.  Its return value is in %d0, %d0/%d1
  * (64-bit) or %a0 (pointers): keep all three in a struct ftrace_regs
- * (asm/ftrace.h) on the stack, where the core reads the return value
- * (funcgraph-retval) and the frame-pointer test value (the stack pointer
- * we are entered with) while it looks up the real return address; then
- * go there with the three registers restored.
+ * (asm/ftrace.h) on the stack, a pt_regs ending at the stack pointer we
+ * are entered with, which is the frame-pointer test value; %sr = 0 says
+ * it is no full pt_regs.  The core reads the return value
+ * (funcgraph-retval) and the test value while it looks up the real
+ * return address, which goes into the pt_regs' last word, unused here:
+ * return there with the three registers restored.
  */
 SYM_FUNC_START(return_to_handler)
-	subql	#4,%sp			| room for the real return address
 	lea	%sp@(-FREGS_SIZE),%sp
 	movel	%d0,%sp@(FREGS_D0)
 	movel	%d1,%sp@(FREGS_D1)
 	movel	%a0,%sp@(FREGS_A0)
-	lea	%sp@(FREGS_SIZE+4),%a0
-	movel	%a0,%sp@(FREGS_SP)	| %sp on entry
+	clrw	%sp@(FREGS_SR)
 	movel	%sp,%sp@-		| fregs
 	jbsr	ftrace_return_to_handler
 	addql	#4,%sp
-	movel	%d0,%sp@(FREGS_SIZE)
+	movel	%d0,%sp@(FREGS_SIZE-4)
 	movel	%sp@(FREGS_D0),%d0
 	movel	%sp@(FREGS_D1),%d1
 	movel	%sp@(FREGS_A0),%a0
-	lea	%sp@(FREGS_SIZE),%sp
+	lea	%sp@(FREGS_SIZE-4),%sp
 	rts
 SYM_FUNC_END(return_to_handler)
 #endif /* CONFIG_FUNCTION_GRAPH_TRACER */

@@ -96,17 +96,38 @@ static void patch_rejects_bad_requests(struct kunit *test)
 	expect_site(test, M68K_INSN_TRAPF_L);
 }
 
+/*
+ * The no-op form of a site always keeps FTRACE_ADDR's displacement.
+ * Turning it into a call to FTRACE_ADDR and back flips the first word only;
+ * a call to any other target (a direct trampoline) rewrites the whole site.
+ */
 static void ftrace_forms(struct kunit *test)
 {
 	struct dyn_ftrace rec = { .ip = (unsigned long)site() };
 	unsigned long target = (unsigned long)m68k_kunit_target;
+	u32 disp = FTRACE_ADDR - ((unsigned long)site() + 2);
+	u16 nop[3] = { M68K_INSN_TRAPF_L, disp >> 16, disp };
 
 	reset_site(test);
+	KUNIT_ASSERT_EQ(test, m68k_patch_text(site(), nop, sizeof(nop)), 0);
+	KUNIT_EXPECT_EQ(test, run_site(), 0);
+
+	/* to ftrace_caller and back: not run, the bytes only */
+	KUNIT_ASSERT_EQ(test, ftrace_make_call(&rec, FTRACE_ADDR), 0);
+	KUNIT_EXPECT_EQ(test, site()[0], M68K_INSN_BSR_L);
+	KUNIT_EXPECT_EQ(test, site()[1], nop[1]);
+	KUNIT_EXPECT_EQ(test, site()[2], nop[2]);
+	KUNIT_ASSERT_EQ(test, ftrace_make_nop(NULL, &rec, FTRACE_ADDR), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(site(), nop, sizeof(nop)), 0);
+
+	/* to another target and back */
 	KUNIT_ASSERT_EQ(test, ftrace_make_call(&rec, target), 0);
 	expect_site(test, M68K_INSN_BSR_L);
 	KUNIT_EXPECT_EQ(test, run_site(), 1);
+	/* the site calls target, not FTRACE_ADDR: refused */
+	KUNIT_EXPECT_EQ(test, ftrace_make_nop(NULL, &rec, FTRACE_ADDR), -EINVAL);
 	KUNIT_ASSERT_EQ(test, ftrace_make_nop(NULL, &rec, target), 0);
-	expect_site(test, M68K_INSN_TRAPF_L);
+	KUNIT_EXPECT_EQ(test, memcmp(site(), nop, sizeof(nop)), 0);
 	KUNIT_EXPECT_EQ(test, run_site(), 0);
 }
 
@@ -118,8 +139,8 @@ static void ftrace_refuses_unexpected_bytes(struct kunit *test)
 	reset_site(test);
 	/* already a no-op: making it one again finds the wrong opcode */
 	KUNIT_EXPECT_EQ(test, ftrace_make_nop(NULL, &rec, target), -EINVAL);
-	/* a call to somewhere else is not what the site holds */
-	KUNIT_EXPECT_EQ(test, ftrace_make_call(&rec, target + 2), -EINVAL);
+	/* a no-op that does not aim at FTRACE_ADDR was not made by ftrace */
+	KUNIT_EXPECT_EQ(test, ftrace_make_call(&rec, target), -EINVAL);
 	/* a site that is no call site at all */
 	rec.ip += 2;
 	KUNIT_EXPECT_EQ(test, ftrace_make_call(&rec, target), -EINVAL);

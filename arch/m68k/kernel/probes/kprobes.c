@@ -317,7 +317,7 @@ static const char * const m68k_kprobe_tramps[] __initconst = {
 	"kernel_pg_dir", "_start",
 	"_mcount", "ftrace_caller", "ftrace_graph_caller",
 	"return_to_handler", "ftrace_stub", "ftrace_stub_graph",
-	"m68k_patch_call_tramp",
+	"m68k_patch_call_tramp", "ftrace_stub_direct_tramp",
 };
 
 int __init arch_populate_kprobe_blacklist(void)
@@ -345,11 +345,13 @@ int __kprobes arch_trampoline_kprobe(struct kprobe *p)
 	return 0;
 }
 
-#ifdef CONFIG_FTRACE_MCOUNT_USE_PATCHABLE_FUNCTION_ENTRY
+#if defined(CONFIG_FTRACE_MCOUNT_USE_PATCHABLE_FUNCTION_ENTRY) && \
+	!defined(CONFIG_KPROBES_ON_FTRACE)
 /*
  * With patchable function entries a function's first instruction is its
- * ftrace call site, which a kprobe may not replace (no KPROBES_ON_FTRACE
- * yet).  A probe on the entry goes to the instruction after the site:
+ * ftrace call site, which a breakpoint may not replace.  With
+ * KPROBES_ON_FTRACE a probe there goes through ftrace (probes/ftrace.c);
+ * without it, a probe on the entry goes to the instruction after the site:
  * the site is a no-op, or a call that returns with the stack as it found
  * it, so that is still the function's entry state (0(%sp) the return
  * address, the arguments above it) and kretprobes work as usual.

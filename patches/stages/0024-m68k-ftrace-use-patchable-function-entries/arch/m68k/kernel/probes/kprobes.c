@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kprobes for m68k (68020-68060 with MMU).
+ *
+ * A probe replaces the first word of an instruction with a line-A opcode
+ * (one aligned 16-bit store, so the CPU sees either the old or the new
+ * word).  trap_c() hands the line-A exception it raises to
+ * kprobe_breakpoint_handler(), which runs the pre-handler and then
+ * single-steps a copy of the instruction in an out-of-line slot: the
+ * trace bit T1 is set in the saved SR, the interrupt mask raised to 7 so
+ * that no interrupt handler is traced, and the exception returns to the
+ * slot.  After that one instruction the trace exception comes back
+ * through trap_c() to kprobe_single_step_handler(), which moves the PC
+ * (and a pushed return address) from the slot back to the probed code,
+ * restores the SR and runs the post-handler.
+ *
+ * What the copy may do is decided by the instruction decoder
+ * (decode-insn.c): it refuses what cannot run out of line, rewrites
+ * PC-relative operands to absolute ones, and flags branches and calls
+ * for the fixup here.
+ */
+
+#define pr_fmt(fmt) "kprobes: " fmt
+
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/extable.h>
+#include <linux/ftrace.h>
+#include <linux/kdebug.h>
+#include <linux/uaccess.h>
+#include <asm/sections.h>
+#include <asm/text-patching.h>
+#include "decode-insn.h"
+
+#define M68K_SR_T1	0x8000
+#define M68K_SR_T0	0x4000
+#define M68K_SR_IPL	0x0700
+#define M68K_SR_SYS	0xff00		/* T1 T0 S M . I2 I1 I0 */
+
+DEFINE_PER_CPU(struct kprobe *, current_kprobe);
+DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
+
+/* Is @addr the start of an instruction of the function holding it? */
+static bool m68k_kprobe_on_boundary(unsigned long addr)
+{
+	unsigned long size, offset, pc, end;
+	u16 buf[M68K_INSN_MAX_LEN / 2];
+	int len;
+
+	if (!kallsyms_lookup_size_offset(addr, &size, &offset))
+		return false;
+	pc = addr - offset;
+	end = pc + size;
+	while (pc < addr) {
+		unsigned int avail = min_t(unsigned long, end - pc, sizeof(buf));
+
+		if (copy_from_kernel_nofault(buf, (void *)pc, avail))
+			return false;
+		len = m68k_insn_len(buf, avail);
+		if (len <= 0)
+			return false;
+		pc += len;
+	}
+	return pc == addr;
+}
+
+int __kprobes arch_prepare_kprobe(struct kprobe *p)
+{
+	unsigned long addr = (unsigned long)p->addr;
+	unsigned long size, offset;
+	u16 buf[M68K_INSN_MAX_LEN / 2];
+	struct m68k_insn insn;
+	unsigned int avail;
+
+	if (addr & 1)
+		return -EILSEQ;
+	if (!kallsyms_lookup_size_offset(addr, &size, &offset))
+		return -EINVAL;
+	if (!m68k_kprobe_on_boundary(addr))
+		return -EILSEQ;
+
+	avail = min_t(unsigned long, size - offset, sizeof(buf));
+	if (copy_from_kernel_nofault(buf, p->addr, avail))
+		return -EFAULT;
+	if (buf[0] == M68K_KPROBE_BKPT || buf[0] == M68K_INSN_ILLEGAL)
+		return -EBUSY;	/* someone else's breakpoint, or a site in flight */
+	if (m68k_insn_prepare(buf, avail, addr, &insn)) {
+		pr_debug("%pS: %s\n", p->addr, insn.why ?: "refused");
+		return -EINVAL;
+	}
+
+	p->ainsn.insn = get_insn_slot();
+	if (!p->ainsn.insn)
+		return -ENOMEM;
+	if (m68k_patch_copy(p->ainsn.insn, insn.slot, insn.slot_len)) {
+		free_insn_slot(p->ainsn.insn, 0);
+		p->ainsn.insn = NULL;
+		return -EINVAL;
+	}
+	p->opcode = buf[0];
+	p->ainsn.len = insn.len;
+	p->ainsn.slot_len = insn.slot_len;
+	p->ainsn.flags = insn.flags;
+	return 0;
+}
+
+void __kprobes arch_arm_kprobe(struct kprobe *p)
+{
+	u16 bkpt = M68K_KPROBE_BKPT;
+
+	WARN_ON_ONCE(m68k_patch_text(p->addr, &bkpt, sizeof(bkpt)));
+}
+
+void __kprobes arch_disarm_kprobe(struct kprobe *p)
+{
+	WARN_ON_ONCE(m68k_patch_text(p->addr, &p->opcode, sizeof(p->opcode)));
+}
+
+void __kprobes arch_remove_kprobe(struct kprobe *p)
+{
+	if (p->ainsn.insn) {
+		free_insn_slot(p->ainsn.insn, 0);
+		p->ainsn.insn = NULL;
+	}
+}
+
+static void __kprobes save_previous_kprobe(struct kprobe_ctlblk *kcb)
+{
+	kcb->prev_kprobe.kp = kprobe_running();
+	kcb->prev_kprobe.status = kcb->kprobe_status;
+	kcb->prev_kprobe.saved_sr = kcb->saved_sr;
+}
+
+static void __kprobes restore_previous_kprobe(struct kprobe_ctlblk *kcb)
+{
+	__this_cpu_write(current_kprobe, kcb->prev_kprobe.kp);
+	kcb->kprobe_status = kcb->prev_kprobe.status;
+	kcb->saved_sr = kcb->prev_kprobe.saved_sr;
+}
+
+static void __kprobes set_current_kprobe(struct kprobe *p)
+{
+	__this_cpu_write(current_kprobe, p);
+}
+
+/* Return to the slot with T1 set and interrupts masked. */
+static void __kprobes setup_singlestep(struct kprobe *p, struct pt_regs *regs,
+				       struct kprobe_ctlblk *kcb, bool reenter)
+{
+	if (reenter) {
+		save_previous_kprobe(kcb);
+		set_current_kprobe(p);
+		kcb->kprobe_status = KPROBE_REENTER;
+	} else {
+		kcb->kprobe_status = KPROBE_HIT_SS;
+	}
+	kcb->saved_sr = regs->sr;
+	regs->sr = (regs->sr & ~M68K_SR_T0) | M68K_SR_T1 | M68K_SR_IPL;
+	instruction_pointer_set(regs, (unsigned long)p->ainsn.insn);
+}
+
+/* Give back the probed code's SR, keeping the condition codes of the step. */
+static void __kprobes restore_sr(struct kprobe_ctlblk *kcb,
+				 struct pt_regs *regs)
+{
+	regs->sr = (kcb->saved_sr & M68K_SR_SYS) | (regs->sr & ~M68K_SR_SYS);
+}
+
+static bool __kprobes reenter_kprobe(struct kprobe *p, struct pt_regs *regs,
+				     struct kprobe_ctlblk *kcb)
+{
+	switch (kcb->kprobe_status) {
+	case KPROBE_HIT_SSDONE:
+	case KPROBE_HIT_ACTIVE:
+		kprobes_inc_nmissed_count(p);
+		setup_singlestep(p, regs, kcb, true);
+		return true;
+	case KPROBE_HIT_SS:
+	case KPROBE_REENTER:
+		/*
+		 * The step runs with interrupts masked: a probe hit inside
+		 * it cannot be recovered.  trap_c() dies on it.
+		 */
+		pr_err("unrecoverable kprobe re-entry at %pS\n", p->addr);
+		dump_kprobe(p);
+		return false;
+	default:
+		WARN_ON(1);
+		return false;
+	}
+}
+
+bool __kprobes kprobe_breakpoint_handler(struct pt_regs *regs)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	unsigned long addr = instruction_pointer(regs);
+	struct kprobe *p;
+	u16 op;
+
+	p = get_kprobe((kprobe_opcode_t *)addr);
+	if (!p) {
+		/*
+		 * The probe went away after we hit it (the breakpoint is
+		 * gone): run the instruction that is there now.  The CPU
+		 * has just fetched from @addr, so it can be read (and
+		 * nothing on this path may call a traceable function such
+		 * as copy_from_kernel_nofault(): a probe there would recurse).
+		 */
+		op = READ_ONCE(*(u16 *)addr);
+		return op != M68K_KPROBE_BKPT;
+	}
+
+	if (kprobe_running())
+		return reenter_kprobe(p, regs, kcb);
+
+	set_current_kprobe(p);
+	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
+	/*
+	 * A pre-handler that returns non-zero has changed the PC itself
+	 * (e.g. a kretprobe-less function override): do not step.
+	 */
+	if (!p->pre_handler || !p->pre_handler(p, regs))
+		setup_singlestep(p, regs, kcb, false);
+	else
+		reset_current_kprobe();
+	return true;
+}
+
+/* Move the PC and a pushed return address from the slot to the text. */
+static void __kprobes m68k_kprobe_fixup(struct kprobe *p, struct pt_regs *regs)
+{
+	unsigned long slot = (unsigned long)p->ainsn.insn;
+	unsigned long orig = (unsigned long)p->addr;
+	unsigned long next = orig + p->ainsn.len;
+	unsigned long *sp;
+
+	if (regs->pc == slot + p->ainsn.slot_len)
+		regs->pc = next;
+	else if (p->ainsn.flags & M68K_INSN_F_BRANCH)
+		regs->pc = regs->pc - slot + orig;
+
+	if (p->ainsn.flags & M68K_INSN_F_PUSHRET) {
+		sp = (unsigned long *)kernel_stack_pointer(regs);
+		if (*sp == slot + p->ainsn.slot_len)
+			*sp = next;
+	}
+}
+
+static void __kprobes post_kprobe_handler(struct kprobe *cur,
+					  struct kprobe_ctlblk *kcb,
+					  struct pt_regs *regs)
+{
+	if (kcb->kprobe_status == KPROBE_REENTER) {
+		restore_previous_kprobe(kcb);
+		return;
+	}
+	kcb->kprobe_status = KPROBE_HIT_SSDONE;
+	if (cur->post_handler)
+		cur->post_handler(cur, regs, 0);
+	reset_current_kprobe();
+}
+
+bool __kprobes kprobe_single_step_handler(struct pt_regs *regs)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe *cur = kprobe_running();
+
+	if (!cur || !(kcb->kprobe_status & (KPROBE_HIT_SS | KPROBE_REENTER)))
+		return false;
+
+	m68k_kprobe_fixup(cur, regs);
+	restore_sr(kcb, regs);
+	post_kprobe_handler(cur, kcb, regs);
+	return true;
+}
+
+int __kprobes kprobe_fault_handler(struct pt_regs *regs, unsigned int trapnr)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe *cur = kprobe_running();
+
+	switch (kcb->kprobe_status) {
+	case KPROBE_HIT_SS:
+	case KPROBE_REENTER:
+		/*
+		 * The stepped copy faulted.  Point the PC back at the probed
+		 * instruction and let the fault be handled as if it had
+		 * happened there: its exception-table entry, if any, is for
+		 * that address, and after a fixed-up fault the probe hits
+		 * again.
+		 */
+		instruction_pointer_set(regs, (unsigned long)cur->addr);
+		restore_sr(kcb, regs);
+		if (kcb->kprobe_status == KPROBE_REENTER)
+			restore_previous_kprobe(kcb);
+		else
+			reset_current_kprobe();
+		break;
+	case KPROBE_HIT_ACTIVE:
+	case KPROBE_HIT_SSDONE:
+		/* a handler faulted: its exception table decides */
+		if (fixup_exception(regs))
+			return 1;
+		break;
+	}
+	return 0;
+}
+
+/*
+ * Text symbols no probe may touch:
+ *  - head.S keeps the kernel's root page table in .head.text: a
+ *    breakpoint written there would corrupt the MMU tables;
+ *  - the mcount/ftrace trampolines (mcount.S) run on every traced call,
+ *    also from the kprobe handlers' callees: a probe there would recurse.
+ */
+static const char * const m68k_kprobe_tramps[] __initconst = {
+	"kernel_pg_dir", "_start",
+	"_mcount", "ftrace_caller", "ftrace_graph_caller",
+	"return_to_handler", "ftrace_stub", "ftrace_stub_graph",
+	"m68k_patch_call_tramp",
+};
+
+int __init arch_populate_kprobe_blacklist(void)
+{
+	unsigned long addr;
+	int i, ret;
+
+	/* exception and interrupt entry, the system call path, resume */
+	ret = kprobe_add_area_blacklist((unsigned long)__entry_text_start,
+					(unsigned long)__entry_text_end);
+	if (ret)
+		return ret;
+	for (i = 0; i < ARRAY_SIZE(m68k_kprobe_tramps); i++) {
+		addr = kallsyms_lookup_name(m68k_kprobe_tramps[i]);
+		/* returns the symbol's size when it is blacklisted */
+		ret = addr ? kprobe_add_ksym_blacklist(addr) : 0;
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+int __kprobes arch_trampoline_kprobe(struct kprobe *p)
+{
+	return 0;
+}
+
+#ifdef CONFIG_FTRACE_MCOUNT_USE_PATCHABLE_FUNCTION_ENTRY
+/*
+ * With patchable function entries a function's first instruction is its
+ * ftrace call site, which a kprobe may not replace (no KPROBES_ON_FTRACE
+ * yet).  A probe on the entry goes to the instruction after the site:
+ * the site is a no-op, or a call that returns with the stack as it found
+ * it, so that is still the function's entry state (0(%sp) the return
+ * address, the arguments above it) and kretprobes work as usual.
+ */
+kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
+					 unsigned long offset,
+					 bool *on_func_entry)
+{
+	if (ftrace_location(addr) == addr) {
+		*on_func_entry = !offset || offset == MCOUNT_INSN_SIZE;
+		if (*on_func_entry)
+			offset = MCOUNT_INSN_SIZE;
+	} else {
+		*on_func_entry = !offset;
+	}
+	return (kprobe_opcode_t *)(addr + offset);
+}
+#endif
+
+int __init arch_init_kprobes(void)
+{
+	return 0;
+}
