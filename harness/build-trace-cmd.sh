@@ -118,10 +118,15 @@ build() {
 	local mk=(make CROSS_COMPILE="$cross" CC="$cc" AR="${cross}ar" prefix="$prefix"
 		libdir_relative=lib libdir="$prefix/lib" pkgconfig_dir="$prefix/lib/pkgconfig"
 		LDCONFIG=false LD_SO_CONF_PATH="$prefix/etc")
+	# The libraries one job at a time: their "libs" target makes the static
+	# and the shared library in two sub-makes that compile the same objects
+	# in the same directory, and in parallel one links an object the other
+	# is still writing ("trace-seq.o: file format not recognized", seen in
+	# a CI run).  They take seconds.
 	for pkg in libtraceevent libtracefs; do
-		echo "$me: $target: building $pkg (-j$jobs)"
+		echo "$me: $target: building $pkg (-j1)"
 		PKG_CONFIG_LIBDIR=$prefix/lib/pkgconfig PKG_CONFIG_PATH= \
-			"${mk[@]}" -C "$dir/src/$pkg" -j"$jobs" libs >>"$log" 2>&1 ||
+			"${mk[@]}" -C "$dir/src/$pkg" -j1 libs >>"$log" 2>&1 ||
 			fail "$target: building $pkg failed"
 		PKG_CONFIG_LIBDIR=$prefix/lib/pkgconfig PKG_CONFIG_PATH= \
 			"${mk[@]}" -C "$dir/src/$pkg" install_libs >>"$log" 2>&1 ||

@@ -147,9 +147,10 @@ job guest "$static" static-ftracetest 3600 "$top/guest/tests/ftracetest.sh"
 job lockdep_job storm 2400
 # the entry-hook cases (fprobe, tprobe, direct calls) need the pfe kernel
 job guest "$pfe" pfe-ftracetest 3600 "$top/guest/tests/ftracetest.sh" $nokunit
-# a tracing storm under load (~2 min of guest time), garbage writes,
-# a non-root user
-job guest "$dyn" storm 1200 "$top/guest/tests/storm.sh" $nokunit
+# a tracing storm under load (~2 min of guest time) on the pfe kernel, with
+# fprobe and tracepoint-probe cycles too (the lockdep storm covers the
+# mcount sites); garbage writes, a non-root user
+job guest "$pfe" pfe-storm 1200 "$top/guest/tests/storm.sh" $nokunit
 job trace_cmd_job
 job guest "$dyn" foundation 600 "$top/guest/tests/foundation.sh"
 job guest "$dyn" dynamic 1200 "$top/guest/tests/dynamic.sh" $nokunit

@@ -41,9 +41,9 @@ echo >$T/trace
 echo vfs_write >$T/set_ftrace_filter
 echo function >$T/current_tracer
 dd777
-nfunc=$(grep -c 'dd-.* vfs_write <-' $T/trace)
-check fp-kprobe-with-function "function tracer: $nfunc vfs_write entries from dd, kprobe: $(hits kpw 'cnt=777') hits" \
-	[ "$nfunc" -ge 3 ] && [ "$(hits kpw 'cnt=777')" -ge 3 ]
+nfunc=$(grep -c 'dd-.* vfs_write <-' $T/trace) nkp=$(hits kpw 'cnt=777')
+check fp-kprobe-with-function "function tracer: $nfunc vfs_write entries from dd, kprobe: $nkp hits" \
+	test "$nfunc" -ge 3 -a "$nkp" -ge 3
 echo nop >$T/current_tracer
 echo >$T/set_ftrace_filter
 check fp-kprobe-still-ftrace "[FTRACE] lost after the function tracer" \

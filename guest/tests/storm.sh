@@ -5,7 +5,8 @@
 # (at least 1,000 switches), rewrite set_ftrace_filter/notrace and
 # set_graph_function, resize the ring buffer, create and delete instances
 # with a tracer or events enabled in them, add/enable/disable/remove kprobe
-# events and toggle events, the function profiler and the stack tracer.
+# events (and fprobe and tracepoint-probe events where the kernel has them)
+# and toggle events, the function profiler and the stack tracer.
 # Then 100 module load/unload cycles (trace-events-sample and
 # preemptirq_delay_test in turn) while the function tracer traces every
 # function.  Afterwards: every step did what it was asked, the background
@@ -16,6 +17,10 @@
 . /harness/lib.sh
 
 KE=$T/kprobe_events
+DE=$T/dynamic_events
+# fprobe and tracepoint-probe events need the entry registers (pfe kernel)
+has_fprobe=
+grep -q '^[[:space:]]*f\[:' $T/README && grep -q '^[[:space:]]*t\[:' $T/README && has_fprobe=1
 MIN_SWITCHES=1000
 MOD_CYCLES=100
 
@@ -115,7 +120,7 @@ nth() { # N LIST...: the (N mod count)th word of LIST
 	echo "$1"
 }
 switches=0 sw_bad=0 flt=0 flt_bad=0 buf=0 buf_bad=0 inst=0 inst_bad=0 inst_hits=0
-kp=0 kp_bad=0 kp_hits=0 ev=0 ev_bad=0 tog=0 tog_bad=0 errs=
+kp=0 kp_bad=0 kp_hits=0 fp=0 fp_bad=0 ev=0 ev_bad=0 tog=0 tog_bad=0 errs=
 err() { errs="$errs
 $*"; }
 # hwlat samples with interrupts off for 10 ms, not 0.5 s, per switch
@@ -212,6 +217,25 @@ while [ $r -lt $rounds ]; do
 			kp=$((kp + 1))
 		fi
 
+		# fprobe and tracepoint-probe events: add, enable, disable, remove
+		if [ -n "$has_fprobe" ] && [ $((s % 7)) = 5 ]; then
+			if echo 'f:stormf/fp vfs_read count=$arg3' >>$DE &&
+			   echo 'f:stormf/fr do_sys_openat2%return ret=$retval' >>$DE &&
+			   echo 't:stormf/tp sched_switch' >>$DE &&
+			   echo 1 >$T/events/stormf/enable; then
+				ls / >/dev/null
+				echo 0 >$T/events/stormf/enable || { fp_bad=$((fp_bad + 1)); err "fprobe $s: disable failed"; }
+				echo '-:stormf/fp' >>$DE && echo '-:stormf/fr' >>$DE && echo '-:stormf/tp' >>$DE ||
+					{ fp_bad=$((fp_bad + 1)); err "fprobe $s: remove failed"; }
+			else
+				fp_bad=$((fp_bad + 1))
+				err "fprobe $s: add/enable failed"
+				echo 0 >$T/events/stormf/enable 2>/dev/null
+				echo >$DE
+			fi
+			fp=$((fp + 1))
+		fi
+
 		# events on and off in the top-level buffer
 		if [ $((s % 11)) = 4 ]; then
 			case $((s / 11 % 3)) in
@@ -241,7 +265,7 @@ echo >$T/set_graph_function
 echo "$buf_kb" >$T/buffer_size_kb
 [ -n "$hw_width" ] && echo "$hw_width" >$T/hwlat_detector/width
 t_switch=$(now_cs)
-echo "storm: switch phase: $switches switches, $flt filter rewrites, $buf resizes, $inst instances ($inst_hits with entries), $kp kprobe cycles ($kp_hits hits), $ev event toggles, $tog profiler/stack toggles in $(((t_switch - t_start) / 100)) s"
+echo "storm: switch phase: $switches switches, $flt filter rewrites, $buf resizes, $inst instances ($inst_hits with entries), $kp kprobe cycles ($kp_hits hits), $fp fprobe/tprobe cycles, $ev event toggles, $tog profiler/stack toggles in $(((t_switch - t_start) / 100)) s"
 [ -n "$errs" ] && echo "storm: errors:$errs" | head -n 40
 check storm-switches "$sw_bad of $switches switches failed" test "$sw_bad" -eq 0 -a "$switches" -ge $MIN_SWITCHES
 check storm-filters "$flt_bad of $flt filter rewrites failed" test "$flt_bad" -eq 0 -a "$flt" -gt 0
@@ -253,6 +277,11 @@ check storm-instance-entries "only $inst_hits of $inst instances recorded entrie
 check storm-kprobes "$kp_bad of $kp kprobe cycles failed" test "$kp_bad" -eq 0 -a "$kp" -gt 0
 # every cycle's ls opened / (do_sys_openat2), and the load reads files
 check storm-kprobe-hits "the storm's kprobes hit $kp_hits times in $kp cycles" test "$kp_hits" -ge "$kp"
+if [ -n "$has_fprobe" ]; then
+	check storm-fprobes "$fp_bad of $fp fprobe/tprobe cycles failed" test "$fp_bad" -eq 0 -a "$fp" -gt 0
+else
+	skip storm-fprobes "no fprobe/tprobe events in this kernel"
+fi
 check storm-events "$ev_bad of $ev event toggles failed" test "$ev_bad" -eq 0 -a "$ev" -gt 0
 check storm-toggles "$tog_bad of $tog profiler/stack tracer toggles failed" test "$tog_bad" -eq 0 -a "$tog" -gt 0
 
@@ -310,6 +339,7 @@ check storm-clean "state after the storm differs: $(echo "$want_state" >/tmp/wan
 check storm-clean-nop "current_tracer is $(cat $T/current_tracer)" test "$(cat $T/current_tracer)" = nop
 check storm-clean-events "events/enable is $(cat $T/events/enable)" test "$(cat $T/events/enable)" = 0
 check storm-clean-kprobes "kprobe_events: $(cat $KE | tr '\n' ' ')" test ! -s $KE
+check storm-clean-dynevents "dynamic_events: $(cat $DE | tr '\n' ' ')" test ! -s $DE
 check storm-clean-filter "set_ftrace_filter: $(head -n 3 $T/set_ftrace_filter | tr '\n' ' ')" \
 	test "$(cat $T/set_ftrace_filter)" = "#### all functions enabled ####"
 check storm-clean-instances "instances left: $(ls $T/instances | tr '\n' ' ')" test -z "$(ls $T/instances)"
@@ -341,5 +371,5 @@ check storm-after-event "no sched_process_exec event" grep -q 'sched_process_exe
 trace_reset
 
 t_all=$(now_cs)
-echo "storm: $switches tracer switches ($ntr tracers), $flt filter rewrites, $buf buffer resizes, $inst instances, $kp kprobe cycles, $cycles module cycles, $ln load rounds in $(((t_all - t_start) / 100)) s"
+echo "storm: $switches tracer switches ($ntr tracers), $flt filter rewrites, $buf buffer resizes, $inst instances, $kp kprobe cycles, $fp fprobe/tprobe cycles, $cycles module cycles, $ln load rounds in $(((t_all - t_start) / 100)) s"
 check_done
