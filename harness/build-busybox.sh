@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # build-busybox.sh OUTDIR: a static m68k busybox from Debian's source
 # package, left at OUTDIR/busybox (with its applet list OUTDIR/busybox.links).
-# Does nothing when OUTDIR/busybox already exists.  The source package is
+# Does nothing when OUTDIR/busybox is newer than this script.  The source package is
 # downloaded once into build/dl; the full build log is OUTDIR/build.log.
 # Environment: JOBS (default: nproc).
 set -euo pipefail
@@ -14,8 +14,8 @@ out=$(realpath -m "$1")
 dl=$(realpath -m "$(dirname "$0")/../build/dl")
 jobs=${JOBS:-$(nproc)}
 
-if [ -f "$out/busybox" ]; then
-	echo "$me: $out/busybox exists, nothing to do"
+if [ "$out/busybox" -nt "$0" ]; then
+	echo "$me: $out/busybox is up to date, nothing to do"
 	exit 0
 fi
 
@@ -29,8 +29,13 @@ tar"
 # full module tools so that the host-generated modules.dep is used.
 # Everything else in defconfig (tc included) links statically against
 # Debian 12's m68k glibc; static glibc only warns about getpwnam & co.
+# -z separate-code gives the code its own pages, as on x86: the executable
+# mapping then starts at the first instruction of .init instead of the ELF
+# header, and the kselftest uprobe case probes the start of /bin/sh's
+# executable mapping.
 CONFIG_CHANGES="CONFIG_STATIC=y
-CONFIG_MODPROBE_SMALL=n"
+CONFIG_MODPROBE_SMALL=n
+CONFIG_EXTRA_LDFLAGS=\"-Wl,-z,separate-code\""
 
 mkdir -p "$out" "$dl"
 log=$out/build.log
@@ -84,6 +89,9 @@ m68k-linux-gnu-readelf -h "$src/busybox" | grep -q 'Machine:.*68000' ||
 if m68k-linux-gnu-readelf -l "$src/busybox" | grep -q INTERP; then
 	fail "$src/busybox is dynamically linked"
 fi
+# The executable segment must not start at the ELF header (see above).
+m68k-linux-gnu-readelf -lW "$src/busybox" | grep -qE '^ +LOAD +0x0*[1-9a-f][0-9a-f]* .* R E ' ||
+	fail "$src/busybox: the executable segment starts at file offset 0 (-z separate-code ignored?)"
 missing=
 for a in $NEEDED; do
 	grep -qE "/$a\$" "$src/busybox.links" || missing="$missing $a"

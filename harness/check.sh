@@ -175,6 +175,10 @@ job guest "$pfe" pfe-dynamic 1200 "$top/guest/tests/dynamic.sh" $nokunit
 job pfe_bug_job
 job guest "$pfe" pfe-fprobe 600 "$top/guest/tests/fprobe.sh" $nokunit
 job kprobes_job "$pfe" pfe-kprobes
+# uprobe and uretprobe events on a user program (every kernel has them; the
+# pfe kernel runs them, and lockdep watches them)
+job guest "$pfe" pfe-uprobes 600 "$top/guest/tests/uprobes.sh" $nokunit
+job lockdep_job uprobes 600
 wait
 
 echo

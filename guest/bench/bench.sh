@@ -7,10 +7,13 @@
 # With "bench.only=calls" on the kernel command line (`make bench-calls`):
 # only the getppid() loop, tracing off, function and function_graph, and
 # the traced entries per call; and a kprobe and a kretprobe event.
+# Where the kernel has uprobe events: a uprobe and a uretprobe event on a
+# user function (`bench ucall`, one hit per call).
 . /harness/lib.sh
 REPS=5
 NSYSCALL=200000
 NSPAWN=20
+NUCALL=20000
 only=
 for _a in $(cat /proc/cmdline); do
 	case $_a in bench.only=*) only=${_a#bench.only=} ;; esac
@@ -24,6 +27,7 @@ run() { # STATE: all workloads, REPS times each
 		for _w in $workloads; do
 			_n=$NSYSCALL
 			[ "$_w" = spawn ] && _n=$NSPAWN
+			[ "$_w" = ucall ] && _n=$NUCALL
 			_out=$(bench "$_w" "$_n") || { echo "bench: '$_w' failed in state $1"; exit 1; }
 			echo "$_out" | sed "s/^BENCH /BENCH $1 /"
 		done
@@ -31,11 +35,11 @@ run() { # STATE: all workloads, REPS times each
 	done
 }
 
-# Events the current tracer records while `bench syscall N` runs (the
+# Events the current tracer records while `bench WORKLOAD N` runs (the
 # ring buffer's own count: the whole process, exec and exit included).
-entries() { # N
+entries() { # WORKLOAD N
 	echo >$T/trace
-	bench syscall "$1" >/dev/null || exit 1
+	bench "$1" "$2" >/dev/null || exit 1
 	_st=$(cat $T/per_cpu/cpu0/stats)
 	if ! echo "$_st" | grep -q '^overrun: 0$'; then
 		echo "bench: the ring buffer overran while counting entries"
@@ -46,6 +50,11 @@ entries() { # N
 
 trace_reset
 run off
+# the base of the uprobe figures: the same user calls, nothing probed
+_w=$workloads
+workloads=ucall
+run off
+workloads=$_w
 grep -qw function $T/available_tracers || exit 0
 
 echo function >$T/current_tracer
@@ -55,8 +64,14 @@ run function
 # one of the runs adds its own entries).
 _kb=$(cat $T/buffer_size_kb)
 echo 8192 >$T/buffer_size_kb
-_e1=$(entries 10000) && _e2=$(entries 20000) || { echo "$_e1$_e2"; exit 1; }
+_e1=$(entries syscall 10000) && _e2=$(entries syscall 20000) || { echo "$_e1$_e2"; exit 1; }
 echo "FIGURE entries-10000-calls $((_e2 - _e1)) entries"
+# the same for two fork+exec+pipe rounds (tens of thousands of entries each)
+if [ "$only" != calls ]; then
+	echo 32768 >$T/buffer_size_kb
+	_e1=$(entries spawn 1) && _e2=$(entries spawn 3) || { echo "$_e1$_e2"; exit 1; }
+	echo "FIGURE entries-2-spawns $((_e2 - _e1)) entries"
+fi
 echo "$_kb" >$T/buffer_size_kb
 echo nop >$T/current_tracer
 echo function_graph >$T/current_tracer
@@ -75,6 +90,22 @@ if [ -w $T/kprobe_events ]; then
 		run $_e
 		echo 0 >$T/events/bench/$_e/enable
 		echo >$T/kprobe_events
+	done
+	workloads=$_w
+fi
+
+# A uprobe event, then a uretprobe event, on probe_point() in bench itself
+if [ -w $T/uprobe_events ]; then
+	_off=$(bench ucall-offset) || { echo "bench: no offset for probe_point()"; exit 1; }
+	_w=$workloads
+	workloads=ucall
+	for _p in 'p:bench/uprobe' 'r:bench/uretprobe'; do
+		_e=${_p#*/}
+		echo "$_p /usr/bin/bench:$_off" >$T/uprobe_events
+		echo 1 >$T/events/bench/$_e/enable
+		run $_e
+		echo 0 >$T/events/bench/$_e/enable
+		echo >$T/uprobe_events
 	done
 	workloads=$_w
 fi

@@ -5,6 +5,11 @@
  *   bench syscall N   N getppid() system calls in a tight loop
  *   bench spawn N     N rounds of fork + exec of this program + a pipe
  *                     round trip with the child
+ *   bench ucall N     N calls of probe_point(), a user function that does
+ *                     nothing: the target of the uprobe benchmarks
+ *   bench ucall-offset
+ *                     print probe_point()'s offset in this file (where a
+ *                     uprobe event on /usr/bin/bench:OFFSET hits it)
  *   bench profile N   N getppid() calls tagged for `make profile`: the
  *                     first argument register holds PROFILE_TAG, which
  *                     getppid() ignores and harness/profile.py's
@@ -15,7 +20,9 @@
  * guest instructions, so the figure repeats from run to run.
  * Built statically for m68k by harness/build-guest-bin.sh (/usr/bin/bench).
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +52,43 @@ static void run_syscall(long n)
 
 	for (i = 0; i < n; i++)
 		syscall(SYS_getppid);	/* not cached by any libc */
+}
+
+/* Not inlined, cloned or analysed away: each call really enters it. */
+__attribute__((noipa)) long probe_point(long x)
+{
+	return x + 1;
+}
+
+static void run_ucall(long n)
+{
+	long i, x = 0;
+
+	for (i = 0; i < n; i++)
+		x = probe_point(x);
+	if (x != n)
+		exit(3);
+}
+
+/* The executable is the first object: probe_point()'s file offset. */
+static int print_probe_offset(struct dl_phdr_info *info, size_t size,
+			      void *data)
+{
+	unsigned long a = (unsigned long)probe_point - info->dlpi_addr;
+	int i;
+
+	(void)size;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_LOAD && a >= ph->p_vaddr &&
+		    a < ph->p_vaddr + ph->p_filesz) {
+			printf("0x%lx\n", a - ph->p_vaddr + ph->p_offset);
+			*(int *)data = 1;
+			break;
+		}
+	}
+	return 1;
 }
 
 /* "PROF": getppid() has no arguments; its %d1 slot in pt_regs tags the call. */
@@ -118,6 +162,14 @@ int main(int argc, char **argv)
 
 	if (argc == 2 && !strcmp(argv[1], "child"))
 		return child();
+	if (argc == 2 && !strcmp(argv[1], "ucall-offset")) {
+		int found = 0;
+
+		dl_iterate_phdr(print_probe_offset, &found);
+		if (!found)
+			fprintf(stderr, "bench: no segment holds probe_point()\n");
+		return !found;
+	}
 	if (argc != 3)
 		goto usage;
 	n = strtol(argv[2], &end, 10);
@@ -131,12 +183,14 @@ int main(int argc, char **argv)
 		run_profile(n);
 	else if (!strcmp(argv[1], "spawn"))
 		run_spawn(n, "/proc/self/exe");
+	else if (!strcmp(argv[1], "ucall"))
+		run_ucall(n);
 	else
 		goto usage;
 	t1 = now_ns();
 	printf("BENCH %s %.1f\n", argv[1], (double)(t1 - t0) / n);
 	return 0;
 usage:
-	fprintf(stderr, "usage: bench syscall|spawn|profile N\n");
+	fprintf(stderr, "usage: bench syscall|spawn|profile|ucall N | ucall-offset\n");
 	return 2;
 }

@@ -12,8 +12,9 @@
  * A round calls add3(i, 10 * i, 100 * i), greet("uprobe-target"),
  * fact(6) (recursive: 6 entries, 6 returns) and pcrel_fn(), whose
  * instructions are the out-of-line cases of the m68k uprobes: PC-relative
- * operands, a PC-relative jsr, bsr, a taken dbf and bne.  A wrong result
- * (a step gone wrong) exits with status 1.
+ * operands, a PC-relative jsr, bsr, a taken dbf and bne, and
+ * trap_getpid(), whose trap #0 cannot be probed.  A wrong result (a step
+ * gone wrong) exits with status 1.
  */
 #define _GNU_SOURCE
 #include <link.h>
@@ -97,6 +98,24 @@ __asm__(
 extern const char pc_lea[], pc_add[], pc_jsr[], pc_bsr[], pc_loop[],
 	pc_dbf[], pc_bne[];
 
+/*
+ * getpid() through its own trap #0 at pc_trap: an instruction the m68k
+ * uprobes refuse to step out of line, so a probe there cannot be enabled.
+ */
+int trap_getpid(void);
+__asm__(
+"	.text\n"
+"	.globl	trap_getpid\n"
+"	.type	trap_getpid, @function\n"
+"trap_getpid:\n"
+"	moveq	#20,%d0\n"		/* __NR_getpid */
+"	.globl	pc_trap\n"
+"pc_trap:	trap	#0\n"
+"	rts\n"
+"	.size	trap_getpid, .-trap_getpid\n");
+
+extern const char pc_trap[];
+
 static const struct {
 	const char *name;
 	const void *addr;
@@ -112,6 +131,7 @@ static const struct {
 	{ "pc_loop", pc_loop },
 	{ "pc_dbf", pc_dbf },
 	{ "pc_bne", pc_bne },
+	{ "pc_trap", pc_trap },
 };
 
 /* The executable is the first object: file offset of each point. */
@@ -164,6 +184,11 @@ static int round_ok(int i)
 	r = pcrel_fn();
 	if (r != 0x125) {
 		fprintf(stderr, "pcrel_fn: %#x\n", r);
+		return 0;
+	}
+	r = trap_getpid();
+	if (r != getpid()) {
+		fprintf(stderr, "trap_getpid: %d\n", r);
 		return 0;
 	}
 	return 1;

@@ -5,7 +5,8 @@
 # (at least 1,000 switches), rewrite set_ftrace_filter/notrace and
 # set_graph_function, resize the ring buffer, create and delete instances
 # with a tracer or events enabled in them, add/enable/disable/remove kprobe
-# events (and fprobe and tracepoint-probe events where the kernel has them)
+# events (and fprobe, tracepoint-probe and uprobe events where the kernel has
+# them)
 # and toggle events, the function profiler and the stack tracer.
 # Then 100 module load/unload cycles (trace-events-sample and
 # preemptirq_delay_test in turn) while the function tracer traces every
@@ -19,6 +20,11 @@
 KE=$T/kprobe_events
 DE=$T/dynamic_events
 # fprobe and tracepoint-probe events need the entry registers (pfe kernel)
+UE=$T/uprobe_events
+# uprobe events (CONFIG_UPROBE_EVENTS) on guest/src/uprobe-target.c's add3()
+UBIN=/usr/bin/uprobe-target
+up_add3=
+[ -e $UE ] && up_add3=$($UBIN offsets | sed -n 's/^add3=//p')
 has_fprobe=
 grep -q '^[[:space:]]*f\[:' $T/README && grep -q '^[[:space:]]*t\[:' $T/README && has_fprobe=1
 MIN_SWITCHES=1000
@@ -50,6 +56,7 @@ clean_state() {
 		echo "tracing_on $(cat $T/tracing_on)"
 		echo "kprobe_events $(wc -l <$KE) lines"
 		echo "dynamic_events $(wc -l <$T/dynamic_events) lines"
+		[ -e $UE ] && echo "uprobe_events $(wc -l <$UE) lines"
 		echo "set_event $(wc -l <$T/set_event) lines"
 		echo "filter $(cat $T/set_ftrace_filter)"
 		echo "notrace $(cat $T/set_ftrace_notrace)"
@@ -120,9 +127,41 @@ nth() { # N LIST...: the (N mod count)th word of LIST
 	echo "$1"
 }
 switches=0 sw_bad=0 flt=0 flt_bad=0 buf=0 buf_bad=0 inst=0 inst_bad=0 inst_hits=0
-kp=0 kp_bad=0 kp_hits=0 fp=0 fp_bad=0 ev=0 ev_bad=0 tog=0 tog_bad=0 errs=
+kp=0 kp_bad=0 kp_hits=0 fp=0 fp_bad=0 up=0 up_bad=0 up_hits=0 ev=0 ev_bad=0 tog=0 tog_bad=0 errs=
 err() { errs="$errs
 $*"; }
+# probe_cycle FILE GROUP RUN AFTER DEFINITION...: write each definition to
+# FILE, enable GROUP, run the command RUN, disable GROUP, run the command
+# AFTER (while the events still exist), remove the events.  Says what failed
+# (err) and returns 1 if a step did; the events are gone either way.
+probe_cycle() {
+	_f=$1 _g=$2 _run=$3 _after=$4
+	shift 4
+	_bad=
+	for _d in "$@"; do
+		echo "$_d" >>$_f || { _bad="'$_d' refused"; break; }
+	done
+	if [ -z "$_bad" ]; then
+		if echo 1 >$T/events/$_g/enable; then
+			$_run >/dev/null || _bad="'$_run' failed"
+			echo 0 >$T/events/$_g/enable || _bad="$_bad, disable failed"
+			$_after
+		else
+			_bad="enable failed"
+		fi
+	fi
+	for _d in "$@"; do
+		_n=${_d%% *}
+		echo "-:${_n#*:}" >>$_f 2>/dev/null || _bad="$_bad, removing ${_n#*:} failed"
+	done
+	[ -z "$_bad" ] && return 0
+	err "$_g cycle $s: $_bad"
+	echo 0 >$T/events/$_g/enable 2>/dev/null
+	echo >$_f
+	return 1
+}
+kprobe_hits() { kp_hits=$((kp_hits + $(awk '{ n += $2 } END { print n + 0 }' $T/kprobe_profile))); }
+uprobe_hits() { up_hits=$((up_hits + $(awk '{ n += $3 } END { print n + 0 }' $T/uprobe_profile))); }
 # hwlat samples with interrupts off for 10 ms, not 0.5 s, per switch
 hw_width=$(cat $T/hwlat_detector/width 2>/dev/null)
 echo 10000 >$T/hwlat_detector/width 2>/dev/null
@@ -199,41 +238,27 @@ while [ $r -lt $rounds ]; do
 
 		# kprobe events: add, enable, disable, remove
 		if [ $((s % 7)) = 3 ]; then
-			if echo 'p:storm/kp vfs_read file=$arg1 count=$arg3' >>$KE &&
-			   echo 'r:storm/kr do_sys_openat2 ret=$retval' >>$KE &&
-			   echo 1 >$T/events/storm/enable; then
-				ls / >/dev/null
-				echo 0 >$T/events/storm/enable || { kp_bad=$((kp_bad + 1)); err "kprobe $s: disable failed"; }
-				h=$(awk '{ n += $2 } END { print n + 0 }' $T/kprobe_profile)
-				kp_hits=$((kp_hits + h))
-				echo '-:storm/kp' >>$KE && echo '-:storm/kr' >>$KE ||
-					{ kp_bad=$((kp_bad + 1)); err "kprobe $s: remove failed"; }
-			else
-				kp_bad=$((kp_bad + 1))
-				err "kprobe $s: add/enable failed"
-				echo 0 >$T/events/storm/enable 2>/dev/null
-				echo >$KE
-			fi
+			probe_cycle $KE storm "ls /" kprobe_hits \
+				'p:storm/kp vfs_read file=$arg1 count=$arg3' \
+				'r:storm/kr do_sys_openat2 ret=$retval' || kp_bad=$((kp_bad + 1))
 			kp=$((kp + 1))
 		fi
 
-		# fprobe and tracepoint-probe events: add, enable, disable, remove
+		# fprobe and tracepoint-probe events
 		if [ -n "$has_fprobe" ] && [ $((s % 7)) = 5 ]; then
-			if echo 'f:stormf/fp vfs_read count=$arg3' >>$DE &&
-			   echo 'f:stormf/fr do_sys_openat2%return ret=$retval' >>$DE &&
-			   echo 't:stormf/tp sched_switch' >>$DE &&
-			   echo 1 >$T/events/stormf/enable; then
-				ls / >/dev/null
-				echo 0 >$T/events/stormf/enable || { fp_bad=$((fp_bad + 1)); err "fprobe $s: disable failed"; }
-				echo '-:stormf/fp' >>$DE && echo '-:stormf/fr' >>$DE && echo '-:stormf/tp' >>$DE ||
-					{ fp_bad=$((fp_bad + 1)); err "fprobe $s: remove failed"; }
-			else
-				fp_bad=$((fp_bad + 1))
-				err "fprobe $s: add/enable failed"
-				echo 0 >$T/events/stormf/enable 2>/dev/null
-				echo >$DE
-			fi
+			probe_cycle $DE stormf "ls /" : \
+				'f:stormf/fp vfs_read count=$arg3' \
+				'f:stormf/fr do_sys_openat2%return ret=$retval' \
+				't:stormf/tp sched_switch' || fp_bad=$((fp_bad + 1))
 			fp=$((fp + 1))
+		fi
+
+		# uprobe events on a user program that runs into them
+		if [ -n "$up_add3" ] && [ $((s % 7)) = 6 ]; then
+			probe_cycle $UE stormu "$UBIN run 2" uprobe_hits \
+				"p:stormu/up $UBIN:$up_add3 a=\$stack1:s32" \
+				"r:stormu/ur $UBIN:$up_add3 ret=\$retval:s32" || up_bad=$((up_bad + 1))
+			up=$((up + 1))
 		fi
 
 		# events on and off in the top-level buffer
@@ -265,7 +290,7 @@ echo >$T/set_graph_function
 echo "$buf_kb" >$T/buffer_size_kb
 [ -n "$hw_width" ] && echo "$hw_width" >$T/hwlat_detector/width
 t_switch=$(now_cs)
-echo "storm: switch phase: $switches switches, $flt filter rewrites, $buf resizes, $inst instances ($inst_hits with entries), $kp kprobe cycles ($kp_hits hits), $fp fprobe/tprobe cycles, $ev event toggles, $tog profiler/stack toggles in $(((t_switch - t_start) / 100)) s"
+echo "storm: switch phase: $switches switches, $flt filter rewrites, $buf resizes, $inst instances ($inst_hits with entries), $kp kprobe cycles ($kp_hits hits), $fp fprobe/tprobe cycles, $up uprobe cycles ($up_hits hits), $ev event toggles, $tog profiler/stack toggles in $(((t_switch - t_start) / 100)) s"
 [ -n "$errs" ] && echo "storm: errors:$errs" | head -n 40
 check storm-switches "$sw_bad of $switches switches failed" test "$sw_bad" -eq 0 -a "$switches" -ge $MIN_SWITCHES
 check storm-filters "$flt_bad of $flt filter rewrites failed" test "$flt_bad" -eq 0 -a "$flt" -gt 0
@@ -281,6 +306,14 @@ if [ -n "$has_fprobe" ]; then
 	check storm-fprobes "$fp_bad of $fp fprobe/tprobe cycles failed" test "$fp_bad" -eq 0 -a "$fp" -gt 0
 else
 	skip storm-fprobes "no fprobe/tprobe events in this kernel"
+fi
+if [ -n "$up_add3" ]; then
+	check storm-uprobes "$up_bad of $up uprobe cycles failed" test "$up_bad" -eq 0 -a "$up" -gt 0
+	# each cycle runs add3() twice: two entries and two returns
+	check storm-uprobe-hits "the storm's uprobes hit $up_hits times in $up cycles" \
+		test "$up_hits" -eq $((4 * up))
+else
+	skip storm-uprobes "no uprobe events in this kernel"
 fi
 check storm-events "$ev_bad of $ev event toggles failed" test "$ev_bad" -eq 0 -a "$ev" -gt 0
 check storm-toggles "$tog_bad of $tog profiler/stack tracer toggles failed" test "$tog_bad" -eq 0 -a "$tog" -gt 0
@@ -371,5 +404,5 @@ check storm-after-event "no sched_process_exec event" grep -q 'sched_process_exe
 trace_reset
 
 t_all=$(now_cs)
-echo "storm: $switches tracer switches ($ntr tracers), $flt filter rewrites, $buf buffer resizes, $inst instances, $kp kprobe cycles, $fp fprobe/tprobe cycles, $cycles module cycles, $ln load rounds in $(((t_all - t_start) / 100)) s"
+echo "storm: $switches tracer switches ($ntr tracers), $flt filter rewrites, $buf buffer resizes, $inst instances, $kp kprobe cycles, $fp fprobe/tprobe cycles, $up uprobe cycles, $cycles module cycles, $ln load rounds in $(((t_all - t_start) / 100)) s"
 check_done

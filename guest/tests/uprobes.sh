@@ -1,8 +1,5 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# UNTESTED DRAFT (issue 13): written with the uprobes patch (0028) before
-# any kernel with CONFIG_UPROBE_EVENTS booted; expect to fix it up.
-#
 # Uprobe events on /usr/bin/uprobe-target (guest/src/uprobe-target.c), a
 # static, stripped, non-PIE program.  The guest has no objdump and the
 # program has no symbols, so it prints the file offset of each probe
@@ -15,6 +12,7 @@
 #    simulated (bsr): the program checks its results, so a wrong step
 #    makes it fail, and %d0 at each point is known;
 #  - several processes hit the same probes;
+#  - a trap #0 and an odd offset cannot be probed;
 #  - events removed while processes run: the processes carry on.
 . /harness/lib.sh
 
@@ -120,16 +118,39 @@ $BIN spin 4 >/dev/null & p1=$!
 $BIN spin 4 >/dev/null & p2=$!
 sleep 1
 echo 0 >$T/events/uprobes/enable
+# (count now: once an event is gone, its entries in the buffer have no format)
+before=$(grep -c ' add3: ' $T/trace)
 echo >$U
 check up-removed "uprobe_events not empty: $(cat $U)" sh -c "! grep -q . $U"
-before=$(grep -c ' add3: ' $T/trace)
 st=0
 for p in $p1 $p2; do wait $p || st=$((st + 1)); done
 check up-removed-run "$st of 2 processes failed after the events went" [ $st -eq 0 ]
 check up-removed-hit "$before add3 hits before the removal" [ "$before" -gt 0 ]
+echo >$T/trace
 runq 3
-check up-removed-quiet "add3 hits after the removal" \
-	[ "$(grep -c ' add3: ' $T/trace)" -eq "$before" ]
+check up-removed-quiet "$(grep -vc '^#' $T/trace) trace entries after the removal" \
+	sh -c "! grep -qv '^#' $T/trace"
+
+# an instruction that cannot be stepped out of line (trap #0): enabling
+# the probe while the program runs fails (the breakpoint goes into the
+# running process at once); enabled while nothing maps the file, the
+# breakpoint is refused at each new mapping, silently.  Either way the
+# program runs as before and nothing hits.
+echo "p:uprobes/trap $BIN:$pc_trap" >>$U
+echo >$T/trace
+$BIN spin 2 >/dev/null & p1=$!
+sleep 1
+check up-trap-refused "a probe on trap #0 was enabled in a running uprobe-target" \
+	sh -c "! echo 1 2>/dev/null >$T/events/uprobes/trap/enable"
+wait $p1
+st=$?
+check up-trap-running "uprobe-target failed under the refused probe (status $st)" [ $st -eq 0 ]
+echo 1 >$T/events/uprobes/trap/enable
+check up-trap-run "uprobe-target fails with the probe on trap #0 enabled" runq 3
+echo 0 >$T/events/uprobes/trap/enable
+check up-trap-no-hits "hits on the refused probe: $(grep -c ' trap: ' $T/trace)" \
+	sh -c "! grep -q ' trap: ' $T/trace"
+echo "-:uprobes/trap" >>$U
 
 # an odd offset cannot be a probe point
 echo "p:uprobes/odd $BIN:$(printf 0x%x $((add3 + 1)))" >>$U 2>/dev/null

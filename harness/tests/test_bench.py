@@ -95,12 +95,37 @@ class BenchTest(unittest.TestCase):
         t = self.table()
         # (1002 - 1000) ns per call over 20000 / 10000 entries per call
         self.assertIn('pfe compiled in, off, getppid() (ns/call): +0.20 % against plain; '
-                      '1.00 instructions per function entry (met: <= 1.2)', t)
-        self.assertIn('pfe compiled in, off, fork+exec+pipe (ns/round): +0.20 % against plain', t)
+                      '1.00 instructions per function entry, 2 entries per iteration '
+                      '(met: <= 1.2)', t)
+        # no spawn entry count: the ratio only
+        self.assertIn('pfe compiled in, off, fork+exec+pipe (ns/round): +0.20 % against '
+                      'plain\n', t)
+        # (50100 - 50000) per round over 250 / 2 entries per round
         write(self.d, 'pfe.log', bench_lines('off', [1006] * 3, [50100] * 3) +
-              'FIGURE entries-10000-calls 20000 entries\n')
+              'FIGURE entries-10000-calls 20000 entries\n'
+              'FIGURE entries-2-spawns 250 entries\n')
         self.assertEqual(self.run_main(), 0)
-        self.assertIn('3.00 instructions per function entry (MISSED: <= 1.2)', self.table())
+        t = self.table()
+        self.assertIn('3.00 instructions per function entry, 2 entries per iteration '
+                      '(MISSED: <= 1.2)', t)
+        self.assertIn('fork+exec+pipe (ns/round): +0.20 % against plain; 0.80 instructions '
+                      'per function entry, 125 entries per iteration (met: <= 1.2)', t)
+
+    def test_per_probe_hit(self):
+        # kprobes on getppid(), uprobes on the user call: probed - off
+        write(self.d, 'pfe.log', bench_lines('off', [1002] * 3, [50100] * 3) +
+              bench_lines('kprobe', [1802] * 3, [1] * 3) +
+              ''.join(f'BENCH {s} ucall {v}\n' for s, v in
+                      (('off', 9), ('off', 9), ('off', 9), ('uprobe', 5009),
+                       ('uprobe', 5010), ('uprobe', 5008), ('uretprobe', 8009))))
+        self.assertEqual(self.run_main(), 0)
+        t = self.table()
+        self.assertIn('Per probe hit (pfe kernel', t)
+        self.assertIn('| kprobe event on sys_getppid | 800 |', t)
+        self.assertIn('| uprobe event on a user function | 5,000 |', t)
+        self.assertIn('| uretprobe event on a user function | 8,000 |', t)
+        # a user call is no tracing-off target
+        self.assertNotIn('off, a user function call', t)
 
     def test_missed_target_is_reported(self):
         write(self.d, 'dynamic.log', bench_lines('off', [1100] * 3, [50000] * 3))

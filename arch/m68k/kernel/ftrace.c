@@ -55,6 +55,7 @@ static int notrace m68k_ftrace_modify(unsigned long ip,
 				      u16 new_op, unsigned long new_target)
 {
 	u32 disp = old_target - (ip + 2);
+	size_t len = 2;
 	u16 insn[3];
 
 	if (copy_from_kernel_nofault(insn, (void *)ip, sizeof(insn)))
@@ -70,6 +71,7 @@ static int notrace m68k_ftrace_modify(unsigned long ip,
 		ftrace_expected = expected;
 		return -EINVAL;
 	}
+	insn[0] = new_op;
 	if (new_target != old_target) {
 		/*
 		 * A direct trampoline: the displacement changes too, a
@@ -78,14 +80,11 @@ static int notrace m68k_ftrace_modify(unsigned long ip,
 		 * the new instruction.
 		 */
 		disp = new_target - (ip + 2);
-		insn[0] = new_op;
 		insn[1] = disp >> 16;
 		insn[2] = disp;
-	} else {
-		insn[0] = new_op;
+		len = sizeof(insn);
 	}
-	if (m68k_patch_text((void *)ip, insn,
-			    new_target != old_target ? sizeof(insn) : 2))
+	if (m68k_patch_text((void *)ip, insn, len))
 		return -EPERM;
 	return 0;
 }
