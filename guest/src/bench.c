@@ -79,7 +79,7 @@ static int print_probe_offset(struct dl_phdr_info *info, size_t size,
 
 	(void)size;
 	for (i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		const Elf32_Phdr *ph = &info->dlpi_phdr[i];
 
 		if (ph->p_type == PT_LOAD && a >= ph->p_vaddr &&
 		    a < ph->p_vaddr + ph->p_filesz) {

@@ -3,7 +3,9 @@
  * KUnit tests of the m68k kernel-text patcher (patching.c) and of the
  * ftrace call-site encodings (ftrace.c), on a call site of their own:
  * m68k_kunit_site is a 6-byte site, built in the no-op form with the
- * displacement of "bsr.l m68k_kunit_target", followed by rts.
+ * displacement of "bsr.l m68k_kunit_target", followed by rts.  With the
+ * entry registers (DYNAMIC_FTRACE_WITH_REGS), also an ftrace callback that
+ * moves the pc.
  */
 
 #include <kunit/test.h>
@@ -207,6 +209,58 @@ static void inflight_site_hit_from_interrupt(struct kunit *test)
 	expect_site(test, M68K_INSN_BSR_L);
 }
 
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
+/*
+ * A callback that moves the pc (what livepatch does): the traced function
+ * is left for another one, entered with the traced function's arguments
+ * and return address.  Both are traced functions of this file.
+ */
+static noinline int m68k_kunit_old(int x)
+{
+	return x + 1;
+}
+
+static noinline int m68k_kunit_new(int x)
+{
+	return x * 2;
+}
+
+/* through a pointer the compiler cannot see: no inlined or cloned call */
+static int m68k_kunit_call(int x)
+{
+	int (*fn)(int) = m68k_kunit_old;
+
+	OPTIMIZER_HIDE_VAR(fn);
+	return fn(x);
+}
+
+static void notrace m68k_kunit_redirect(unsigned long ip, unsigned long parent_ip,
+					struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	ftrace_regs_set_instruction_pointer(fregs, (unsigned long)m68k_kunit_new);
+}
+
+static struct ftrace_ops m68k_kunit_redirect_ops = {
+	.func	= m68k_kunit_redirect,
+	.flags	= FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY,
+};
+
+static void ftrace_callback_moves_pc(struct kunit *test)
+{
+	unsigned long ip = ftrace_location((unsigned long)m68k_kunit_old);
+
+	KUNIT_ASSERT_NE(test, ip, 0UL);
+	KUNIT_EXPECT_EQ(test, m68k_kunit_call(20), 21);
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(&m68k_kunit_redirect_ops, ip, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(&m68k_kunit_redirect_ops), 0);
+	KUNIT_EXPECT_EQ(test, m68k_kunit_call(20), 40);
+	KUNIT_EXPECT_EQ(test, m68k_kunit_call(-3), -6);
+	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(&m68k_kunit_redirect_ops), 0);
+	ftrace_set_filter_ip(&m68k_kunit_redirect_ops, ip, 1, 0);
+	KUNIT_EXPECT_EQ(test, m68k_kunit_call(20), 21);
+}
+#endif
+
 static struct kunit_case m68k_patching_cases[] = {
 	KUNIT_CASE(patch_nop_form_skips),
 	KUNIT_CASE(patch_one_word_flip),
@@ -216,6 +270,9 @@ static struct kunit_case m68k_patching_cases[] = {
 	KUNIT_CASE(inflight_call_is_emulated),
 	KUNIT_CASE(inflight_nop_is_emulated),
 	KUNIT_CASE(inflight_site_hit_from_interrupt),
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
+	KUNIT_CASE(ftrace_callback_moves_pc),
+#endif
 	{}
 };
 
