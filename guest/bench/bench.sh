@@ -21,15 +21,15 @@ done
 workloads="syscall spawn"
 [ "$only" = calls ] && workloads=syscall
 
-run() { # STATE: all workloads, REPS times each
+run() { # STATE: all workloads, REPS times each (its own variables start with _r)
 	_r=0
 	while [ $_r -lt $REPS ]; do
-		for _w in $workloads; do
-			_n=$NSYSCALL
-			[ "$_w" = spawn ] && _n=$NSPAWN
-			[ "$_w" = ucall ] && _n=$NUCALL
-			_out=$(bench "$_w" "$_n") || { echo "bench: '$_w' failed in state $1"; exit 1; }
-			echo "$_out" | sed "s/^BENCH /BENCH $1 /"
+		for _r_w in $workloads; do
+			_r_n=$NSYSCALL
+			[ "$_r_w" = spawn ] && _r_n=$NSPAWN
+			[ "$_r_w" = ucall ] && _r_n=$NUCALL
+			_r_out=$(bench "$_r_w" "$_r_n") || { echo "bench: '$_r_w' failed in state $1"; exit 1; }
+			echo "$_r_out" | sed "s/^BENCH /BENCH $1 /"
 		done
 		_r=$((_r + 1))
 	done
