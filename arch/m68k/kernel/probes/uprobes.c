@@ -34,15 +34,15 @@
 
 #define pr_fmt(fmt) "uprobes: " fmt
 
+#include <linux/cacheflush.h>
 #include <linux/highmem.h>
 #include <linux/kdebug.h>
+#include <linux/processor.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/uaccess.h>
 #include <linux/uprobes.h>
-#include <asm/cacheflush.h>
-#include <asm/processor.h>
 #include "decode-insn.h"
 
 #define M68K_SR_T1	0x8000
