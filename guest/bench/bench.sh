@@ -78,36 +78,30 @@ echo function_graph >$T/current_tracer
 run function_graph
 echo nop >$T/current_tracer
 
-# A kprobe event, then a kretprobe event, on sys_getppid: one hit per call
-# (the getppid() loop only).
-if [ -w $T/kprobe_events ]; then
-	_w=$workloads
-	workloads=syscall
-	for _p in 'p:bench/kprobe' 'r:bench/kretprobe'; do
-		_e=${_p#*/}
-		echo "$_p sys_getppid" >$T/kprobe_events
-		echo 1 >$T/events/bench/$_e/enable
-		run $_e
-		echo 0 >$T/events/bench/$_e/enable
-		echo >$T/kprobe_events
+# probe_pair KIND WORKLOAD TARGET: a KIND (kprobe, uprobe) event on TARGET,
+# then its return probe (kretprobe, uretprobe), each as a state of its own
+# name; TARGET is hit once per iteration of WORKLOAD, the only one run.
+probe_pair() {
+	_pp_w=$workloads
+	workloads=$2
+	for _pp_e in $1 ${1%probe}retprobe; do
+		_pp_t=p
+		[ $_pp_e = $1 ] || _pp_t=r
+		echo "$_pp_t:bench/$_pp_e $3" >$T/$1_events
+		echo 1 >$T/events/bench/$_pp_e/enable
+		run $_pp_e
+		echo 0 >$T/events/bench/$_pp_e/enable
+		echo >$T/$1_events
 	done
-	workloads=$_w
-fi
+	workloads=$_pp_w
+}
 
-# A uprobe event, then a uretprobe event, on probe_point() in bench itself
+# on sys_getppid, in the getppid() loop
+[ -w $T/kprobe_events ] && probe_pair kprobe syscall sys_getppid
+# on probe_point() in bench itself, in the user-call loop
 if [ -w $T/uprobe_events ]; then
 	_off=$(bench ucall-offset) || { echo "bench: no offset for probe_point()"; exit 1; }
-	_w=$workloads
-	workloads=ucall
-	for _p in 'p:bench/uprobe' 'r:bench/uretprobe'; do
-		_e=${_p#*/}
-		echo "$_p /usr/bin/bench:$_off" >$T/uprobe_events
-		echo 1 >$T/events/bench/$_e/enable
-		run $_e
-		echo 0 >$T/events/bench/$_e/enable
-		echo >$T/uprobe_events
-	done
-	workloads=$_w
+	probe_pair uprobe ucall /usr/bin/bench:$_off
 fi
 [ "$only" = calls ] && { trace_reset; exit 0; }
 
