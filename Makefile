@@ -58,13 +58,14 @@ INITRAMFS := $(KOBJ)/initramfs.cpio.gz
 BUSYBOX   := $(B)/busybox/busybox
 GUESTBIN  := $(B)/guest-bin
 TRACECMD  := $(B)/trace-cmd
+PERF      := $(B)/perf
 # Upstream tarballs of libtraceevent, libtracefs and trace-cmd, used when the
 # Debian archive does not serve their sources (checked against
 # userspace/trace-cmd/SHA256SUMS).
 TRACE_CMD_SRC ?= $(if $(wildcard $(CURDIR)/../shared/src),$(CURDIR)/../shared/src)
 
 .PHONY: run check bench bench-calls profile shell guest record deps tree kernel initramfs guest-bin \
-	trace-cmd clean FORCE series am-check checkpatch series-check bisect-build defconfigs
+	trace-cmd perf clean FORCE series am-check checkpatch series-check bisect-build defconfigs
 
 deps:
 	@$(STAGE) deps harness/deps.sh
@@ -100,9 +101,14 @@ guest-bin: | deps
 trace-cmd: | deps
 	@$(STAGE) trace-cmd harness/build-trace-cmd.sh $(TRACECMD) $(TRACE_CMD_SRC)
 
-initramfs: kernel $(BUSYBOX) guest-bin trace-cmd
+# tools/perf of the same tree, static, for the guest (needs trace-cmd's
+# libtraceevent).
+perf: trace-cmd tree
+	@$(STAGE) perf harness/build-perf.sh $(TREE) $(PERF) $(TRACECMD)
+
+initramfs: kernel $(BUSYBOX) guest-bin trace-cmd perf
 	@$(STAGE) initramfs harness/mkinitramfs.sh $(KOBJ) $(BUSYBOX) $(TREE) $(INITRAMFS) \
-		$(GUESTBIN) $(TRACECMD)/m68k/bin
+		$(GUESTBIN) $(TRACECMD)/m68k/bin $(PERF)/bin
 
 run: initramfs
 	@$(STAGE) demo harness/qemu-run.sh --kernel $(VMLINUX) --initrd $(INITRAMFS) \
@@ -166,8 +172,9 @@ bisect-build: series
 		$(foreach f,$(FRAGS_dynamic),configs/$(f).config)
 
 # Each m68k defconfig (multi_defconfig: the classic machines; ColdFire, Sun 3)
-# pristine vs with the series, and NAME+ftrace: the defconfig with every
-# tracing option of the port that Kconfig allows on that machine.
+# with the series (and pristine, when needed to compare warnings), and
+# NAME+ftrace: the defconfig with every tracing option of the port that
+# Kconfig allows on that machine.
 DEFCONFIGS ?= multi multi+ftrace sun3 sun3+ftrace m5208evb m5475evb virt virt+ftrace \
 	amiga atari mac sun3x q40 hp300 apollo bvme6000 mvme147 mvme16x \
 	amcore m5249evb m5272c3 m5275evb m5307c3 m5407c3 stmark2

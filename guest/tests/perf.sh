@@ -3,7 +3,7 @@
 # perf events (patch 0023): software and tracepoint counters and sampled
 # call chains through perf_event_open(), checked by guest/src/perfcount.c
 # against known work; then the same with the function tracer on, whose
-# return_to_handler the kernel chains must see through.
+# return_to_handler the kernel chains must see through; then tools/perf.
 . /harness/lib.sh
 
 check perf-no-pmu "a hardware PMU is registered: $(ls /sys/bus/event_source/devices)" \
@@ -18,4 +18,73 @@ st=$?
 echo nop >$T/current_tracer
 sed 's/^CHECK \([A-Z]*\) /CHECK \1 graph-/' /tmp/perfcount.out
 check graph-perf-run "perfcount exited $st under function_graph" [ "$st" = 0 ]
+trace_reset
+
+# tools/perf of the same tree (harness/build-perf.sh), on known work:
+# `bench syscall N` makes exactly N getppid() calls, `bench ucall N` exactly N
+# calls of probe_point().  perf stat -x, writes "count,unit,event,..." lines.
+P=/usr/bin/perf
+stat_count() { # EVENT COMMAND...: the count perf stat gives EVENT over COMMAND
+	_e=$1
+	shift
+	$P stat -x, -o /tmp/perf.stat -e "$_e" -- "$@" >/dev/null 2>&1 || return 1
+	sed -n "s/^\([^,]*\),[^,]*,$_e,.*/\1/p" /tmp/perf.stat
+}
+if [ ! -x $P ]; then
+	fail perf-tool "no $P in the guest"
+	check_done
+	exit
+fi
+n=$(stat_count syscalls:sys_enter_getppid bench syscall 1234)
+check perf-stat-tracepoint "perf stat counted '$n' getppid entries for 1234 calls" [ "$n" = 1234 ]
+n=$(stat_count raw_syscalls:sys_enter bench syscall 3000)
+check perf-stat-raw-syscalls "perf stat counted '$n' syscall entries for 3000 getppid() calls and a start-up" \
+	sh -c "[ '${n:-0}' -ge 3000 ] && [ '${n:-0}' -lt 3200 ]"
+# software counters: a number above 0 (the exact counts are perfcount's)
+stat_positive() { # EVENT COMMAND...
+	n=$(stat_count "$@")
+	check "perf-stat-$1" "perf stat gave '$n' for $1 over '$2 ...'" \
+		sh -c "echo '$n' | awk '/^[0-9.]+\$/ && \$1 > 0 { ok = 1 } END { exit !ok }'"
+}
+stat_positive task-clock bench syscall 1000
+stat_positive page-faults bench syscall 1000
+stat_positive context-switches sleep 0.02
+# kprobe and uprobe events made through tracefs, counted by perf
+echo "p:perfk sys_getppid" >>$T/kprobe_events
+n=$(stat_count kprobes:perfk bench syscall 500)
+check perf-stat-kprobe "perf stat counted '$n' hits of a kprobe on sys_getppid for 500 calls" [ "$n" = 500 ]
+echo "-:perfk" >>$T/kprobe_events
+off=$(bench ucall-offset)
+echo "p:perfu /usr/bin/bench:$off" >>$T/uprobe_events
+n=$(stat_count uprobes:perfu bench ucall 777)
+check perf-stat-uprobe "perf stat counted '$n' hits of a uprobe for 777 calls" [ "$n" = 777 ]
+echo "-:perfu" >>$T/uprobe_events
+
+# perf record of a tracepoint, one sample per event, decoded by perf script
+# and perf report
+rm -f /tmp/perf.data
+$P record -q -o /tmp/perf.data -c 1 -e syscalls:sys_enter_getppid -- bench syscall 300 >/dev/null 2>&1
+st=$?
+check perf-record "perf record exited $st" [ "$st" = 0 ]
+n=$($P script -i /tmp/perf.data -F comm,event 2>/dev/null | grep -c '^ *bench .*sys_enter_getppid')
+check perf-script "perf script shows $n getppid entries of bench for 300 calls" [ "$n" = 300 ]
+$P report -i /tmp/perf.data --stdio --sort comm >/tmp/perf.report 2>&1
+check perf-report "perf report does not give bench all 300 samples: $(grep -v '^#' /tmp/perf.report | head -c 300)" \
+	sh -c "grep -q 'Samples: 300 ' /tmp/perf.report && grep -qE '^ +100\.00% +bench' /tmp/perf.report"
+# kernel call chains of sched_switch, seen from a sleep: the chain reaches the
+# system call that slept
+$P record -q -g -o /tmp/perf.data -e sched:sched_switch -- sleep 0.05 >/dev/null 2>&1
+$P script -i /tmp/perf.data --comm sleep -F comm,event,ip,sym >/tmp/perf.script 2>&1
+check perf-record-callchain "no chain of sleep's sched_switch reaches schedule() and a nanosleep: $(head -c 400 /tmp/perf.script)" \
+	sh -c "grep -qE ' schedule\$' /tmp/perf.script && grep -qE 'nanosleep' /tmp/perf.script"
+check perf-list "perf list does not list sched:sched_switch" sh -c "$P list tracepoint 2>/dev/null | grep -q 'sched:sched_switch'"
+
+# perf ftrace: the function and function_graph tracers through perf, limited
+# to the command it runs
+n=$($P ftrace -t function -T sys_getppid -- bench syscall 50 2>/dev/null | grep -c 'sys_getppid')
+check perf-ftrace-function "perf ftrace -t function showed $n sys_getppid entries for 50 calls" [ "$n" = 50 ]
+$P ftrace -t function_graph -G sys_getppid -- bench syscall 40 >/tmp/perf.graph 2>/dev/null
+n=$(grep -c 'sys_getppid()' /tmp/perf.graph)
+check perf-ftrace-graph "perf ftrace -G showed $n sys_getppid graphs for 40 calls: $(head -c 300 /tmp/perf.graph)" [ "$n" = 40 ]
+trace_reset
 check_done

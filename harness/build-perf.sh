@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# build-perf.sh TREE OUTDIR TRACECMD_DIR: tools/perf of the kernel tree, as a
+# static m68k program for the guest (OUTDIR/bin/perf, installed as
+# /usr/bin/perf by harness/mkinitramfs.sh; unstripped copy: OUTDIR/perf.debug).
+#
+# Built from the same tree as the kernels, against the static libtraceevent
+# of harness/build-trace-cmd.sh (TRACECMD_DIR/m68k/prefix), which is what
+# perf needs for tracepoint events (-e sched:sched_switch).  Every other
+# optional library is left out, as Debian ships none of them for m68k in a
+# static form: no libelf (hence no `perf probe`: kprobe and uprobe events are
+# made through tracefs instead), no DWARF or libunwind (callchains are the
+# kernel's and frame-pointer ones), no libpython/perl scripting, no slang TUI.
+# tools/perf has no arch/m68k directory, so there is no syscall table for
+# `perf trace`; perf stat, record, report, script, list and ftrace work.
+#
+# Rebuilt only when an input changes (hashes in OUTDIR/inputs); perf's own
+# make is incremental within OUTDIR/obj.  Environment: JOBS (default: nproc).
+# Log: OUTDIR/build.log.
+set -euo pipefail
+me=build-perf
+die() { echo "$me: $*" >&2; exit 1; }
+
+[ $# -eq 3 ] || die "usage: $0 TREE OUTDIR TRACECMD_DIR"
+tree=$(realpath "$1")
+out=$(realpath -m "$2")
+prefix=$(realpath -m "$3/m68k/prefix")
+self=$(realpath "$0")
+jobs=${JOBS:-$(nproc)}
+cc=m68k-linux-gnu-gcc-12
+
+[ -f "$tree/tools/perf/Makefile.perf" ] || die "no tools/perf in $tree"
+[ -f "$prefix/lib/libtraceevent.a" ] || die "no static libtraceevent in $prefix (make trace-cmd builds it)"
+command -v "$cc" >/dev/null || die "$cc not found (harness/deps.sh installs it)"
+
+hash_inputs() {
+	echo "script $(sha256sum <"$self" | cut -d' ' -f1)"
+	echo "tools $(cd "$tree" && find tools/perf tools/lib tools/include tools/arch/m68k \
+		tools/build tools/scripts include/uapi arch/m68k/include/uapi -type f \
+		-printf '%P %s %T@\n' 2>/dev/null | sort | sha256sum | cut -d' ' -f1)"
+	echo "libtraceevent $(sha256sum <"$prefix/lib/libtraceevent.a" | cut -d' ' -f1)"
+	echo "cc $("$cc" --version | head -n 1)"
+}
+mkdir -p "$out/obj" "$out/bin"
+# one build at a time in OUTDIR
+exec 9>"$out/.lock"
+flock 9
+now=$(hash_inputs)
+if [ -x "$out/bin/perf" ] && [ -f "$out/inputs" ] && [ "$now" = "$(cat "$out/inputs")" ]; then
+	echo "$me: $out/bin/perf is up to date"
+	exit 0
+fi
+rm -f "$out/inputs"
+log=$out/build.log
+echo "$me: building tools/perf for m68k (a few minutes; log: $log)"
+
+# perf's Makefile chooses its own -j from the CPU count: JOBS sets it.
+opts=(NO_LIBELF=1 NO_JVMTI=1 NO_LIBPYTHON=1 NO_LIBPERL=1 NO_SLANG=1 NO_LIBUNWIND=1
+	NO_LIBDW_DWARF_UNWIND=1 NO_DWARF=1 NO_LIBBPF=1 NO_LIBCRYPTO=1 NO_LIBNUMA=1
+	NO_LIBCAP=1 NO_LZMA=1 NO_ZLIB=1 NO_LIBZSTD=1 NO_BACKTRACE=1 NO_LIBBABELTRACE=1
+	NO_SDT=1 NO_AUXTRACE=1 NO_LIBAUDIT=1 NO_DEMANGLE=1 NO_CAPSTONE=1 NO_LIBPFM4=1
+	NO_LIBLLVM=1 NO_LIBDEBUGINFOD=1 NO_AIO=1)
+# libtraceevent.pc names .../include/traceevent; perf includes <traceevent/...>.
+if ! make -C "$tree/tools/perf" O="$out/obj" ARCH=m68k CROSS_COMPILE=m68k-linux-gnu- \
+	CC="$cc" HOSTCC=gcc JOBS="$jobs" LDFLAGS=-static "${opts[@]}" \
+	PKG_CONFIG_LIBDIR="$prefix/lib/pkgconfig" EXTRA_CFLAGS="-I$prefix/include" \
+	"$out/obj/perf" >"$log" 2>&1; then
+	grep -E 'error|Error|\*\*\*' "$log" | head -30 >&2
+	die "tools/perf FAILED (full log: $log)"
+fi
+grep -q '^CONFIG_LIBTRACEEVENT=y' "$out/obj/.config-detected" ||
+	die "perf was built without libtraceevent (log: $log)"
+file "$out/obj/perf" | grep -q 'statically linked' || die "$out/obj/perf is not a static program"
+cp "$out/obj/perf" "$out/perf.debug"
+m68k-linux-gnu-strip -o "$out/bin/perf" "$out/obj/perf"
+echo "$now" >"$out/inputs"
+echo "$me: $(du -h "$out/bin/perf" | cut -f1) $out/bin/perf"
