@@ -5,11 +5,16 @@
 
 check dyn-filter-file "no set_ftrace_filter: not a dynamic ftrace kernel" test -w $T/set_ftrace_filter
 
-# --- nearly every text function has a call site record
+# --- nearly every text function has a call site record.  The rest are
+# assembly, notrace code (kernel/trace, lockdep, ...) and the arch
+# exclusions, a fixed set, so the share depends on how much driver and
+# network code the kernel has: 69-70 % on the test kernels (74-76 % with
+# all of virt_defconfig's devices).  A site the arch code refuses fails
+# the boot on its own (ftrace_bug() warns).
 nrec=$(wc -l <$T/available_filter_functions)
 ntext=$(grep -c ' [tT] [^[]*$' /proc/kallsyms)
 echo "dynamic: $nrec call sites, $ntext text symbols in the kernel image ($((nrec * 100 / ntext))%)"
-check dyn-records "only $nrec records for $ntext text symbols" test $((nrec * 100 / ntext)) -ge 70
+check dyn-records "only $nrec records for $ntext text symbols" test $((nrec * 100 / ntext)) -ge 65
 grep -q '^vfs_read$' $T/available_filter_functions
 check dyn-records-vfs_read "vfs_read not in available_filter_functions" test $? -eq 0
 # arch exclusions really are excluded
