@@ -175,13 +175,16 @@ bisect-build: series
 # with the series (and pristine, when needed to compare warnings), and
 # NAME+ftrace: the defconfig with every tracing option of the port that
 # Kconfig allows on that machine.
-DEFCONFIGS ?= multi multi+ftrace sun3 sun3+ftrace m5208evb m5475evb virt virt+ftrace \
+# NAME+pfe: the same on patchable function entries without frame pointers.
+DEFCONFIGS ?= multi multi+ftrace multi+pfe sun3 sun3+ftrace m5208evb m5475evb virt virt+ftrace \
 	amiga atari mac sun3x q40 hp300 apollo bvme6000 mvme147 mvme16x \
 	amcore m5249evb m5272c3 m5275evb m5307c3 m5407c3 stmark2
 FTRACE_FRAGS := $(foreach f,tracing framepointer function dynamic,configs/$(f).config)
+PFE_FRAGS := $(foreach f,tracing function pfe,configs/$(f).config)
 
 defconfigs: series
-	@FTRACE_FRAGS="$(FTRACE_FRAGS)" $(STAGE) defconfigs harness/defconfigs.sh \
+	@FTRACE_FRAGS="$(FTRACE_FRAGS)" PFE_FRAGS="$(PFE_FRAGS)" \
+		$(STAGE) defconfigs harness/defconfigs.sh \
 		$(SERIES_GIT) $(B)/defconfigs 2 $(DEFCONFIGS)
 # The per-traced-call figures of `make bench` on VARIANT's kernel alone.
 bench-calls: initramfs

@@ -3,9 +3,12 @@
 # defconfigs.sh SERIES_GIT WORK JOBS TARGET...: build vmlinux of each TARGET
 # on the pristine base and with the whole series, and compare.
 #
-# TARGET is NAME (arch/m68k/configs/NAME_defconfig as it is) or NAME+ftrace
-# (that defconfig plus the FTRACE_FRAGS fragments, as far as Kconfig
-# allows them on that machine: harness/kconfig.sh with KCONFIG_LOOSE=1).
+# TARGET is NAME (arch/m68k/configs/NAME_defconfig as it is), NAME+ftrace
+# (that defconfig plus the FTRACE_FRAGS fragments: function tracers on
+# mcount with frame pointers) or NAME+pfe (plus the PFE_FRAGS fragments:
+# patchable function entries, entry registers, fprobe, direct calls), as
+# far as Kconfig allows them on that machine (harness/kconfig.sh with
+# KCONFIG_LOOSE=1).
 # A target fails when the series build fails where the base one built, or
 # shows a warning the base build does not have (compared without line
 # numbers, as the patches move lines).
@@ -23,8 +26,10 @@ set -euo pipefail
 gitdir=$(realpath "$1") work=$(realpath -m "$2") jobs=$3
 shift 3
 here=$(cd "$(dirname "$0")" && pwd)
-read -r -a frags <<<"${FTRACE_FRAGS:-}"
-for i in "${!frags[@]}"; do frags[i]=$(realpath "${frags[$i]}"); done
+read -r -a ftrace_frags <<<"${FTRACE_FRAGS:-}"
+read -r -a pfe_frags <<<"${PFE_FRAGS:-}"
+for i in "${!ftrace_frags[@]}"; do ftrace_frags[i]=$(realpath "${ftrace_frags[$i]}"); done
+for i in "${!pfe_frags[@]}"; do pfe_frags[i]=$(realpath "${pfe_frags[$i]}"); done
 src=$work/src logs=$work/logs
 mkdir -p "$logs" "$work/done"
 
@@ -39,14 +44,21 @@ if [ ! -e "$src/.git" ]; then
 	echo "defconfigs: checking out the base tree into $src"
 	git --git-dir="$gitdir" worktree add -q --detach "$src" "$base"
 fi
-fraghash=$( (echo "${frags[@]}"; cat "${frags[@]}" /dev/null) | sha1sum | cut -c1-12)
+fraghash=$( (echo "${ftrace_frags[@]}" / "${pfe_frags[@]}"
+	cat "${ftrace_frags[@]}" /dev/null; echo /; cat "${pfe_frags[@]}" /dev/null) |
+	sha1sum | cut -c1-12)
 cc="m68k-linux-gnu-gcc"
 command -v ccache >/dev/null && cc="ccache $cc"
 export CCACHE_DIR=${CCACHE_DIR:-$work/../ccache}
 
 # configure + build one side; prints "ok|FAILED seconds"
 build() {
-	local target=$1 side=$2 commit=$3 obj=$4 log=$logs/$1.$2.log name=${1%+ftrace}
+	local target=$1 side=$2 commit=$3 obj=$4 log=$logs/$1.$2.log name=${1%%+*}
+	local frags=()
+	case $target in
+	*+ftrace) frags=("${ftrace_frags[@]}") ;;
+	*+pfe) frags=("${pfe_frags[@]}") ;;
+	esac
 	git -C "$src" checkout -q --detach "$commit"
 	local t0 rc=0
 	t0=$(date +%s)
@@ -56,6 +68,9 @@ build() {
 	{
 		if [ ! -f "$src/arch/m68k/configs/${name}_defconfig" ]; then
 			echo "defconfigs: no arch/m68k/configs/${name}_defconfig"
+			false
+		elif [ "$target" != "$name" ] && [ ${#frags[@]} -eq 0 ]; then
+			echo "defconfigs: no fragments for $target (NAME, NAME+ftrace or NAME+pfe)"
 			false
 		elif [ "$target" = "$name" ]; then
 			make -s -C "$src" O="$obj" ARCH=m68k CROSS_COMPILE=m68k-linux-gnu- \
