@@ -8,7 +8,7 @@ check dyn-filter-file "no set_ftrace_filter: not a dynamic ftrace kernel" test -
 # --- nearly every text function has a call site record.  The rest are
 # assembly, notrace code (kernel/trace, lockdep, ...) and the arch
 # exclusions, a fixed set, so the share depends on how much driver and
-# network code the kernel has: 69-70 % on the test kernels (74-76 % with
+# network code the kernel has: 70-72 % on the test kernels (74-76 % with
 # all of virt_defconfig's devices).  A site the arch code refuses fails
 # the boot on its own (ftrace_bug() warns).
 nrec=$(wc -l <$T/available_filter_functions)
