@@ -36,17 +36,31 @@ typedef struct { s64 counter; } atomic64_t;
 #define M68K_ATOMIC64_CAS2
 #endif
 
+/*
+ * ColdFire's movem takes only (An) and (d16,An) operands, so it gets the
+ * address in a register; the 680x0 takes any memory operand.
+ */
 static __always_inline s64 arch_atomic64_read(const atomic64_t *v)
 {
 	s64 val;
 
+#ifdef CONFIG_COLDFIRE
+	asm volatile ("movem.l (%1),%0/%R0"
+		      : "=d" (val) : "a" (&v->counter), "m" (v->counter));
+#else
 	asm volatile ("movem.l %1,%0/%R0" : "=d" (val) : "m" (v->counter));
+#endif
 	return val;
 }
 
 static __always_inline void arch_atomic64_set(atomic64_t *v, s64 i)
 {
+#ifdef CONFIG_COLDFIRE
+	asm volatile ("movem.l %1/%R1,(%2)"
+		      : "=m" (v->counter) : "d" (i), "a" (&v->counter));
+#else
 	asm volatile ("movem.l %1/%R1,%0" : "=m" (v->counter) : "d" (i));
+#endif
 }
 
 #define arch_atomic64_read		arch_atomic64_read
