@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # defconfigs.sh SERIES_GIT WORK JOBS TARGET...: build vmlinux of each TARGET
-# on the pristine base and with the whole series, and compare.
+# with the whole series (and on the pristine base, when that is needed to
+# judge the result), and compare.
 #
 # TARGET is NAME (arch/m68k/configs/NAME_defconfig as it is), NAME+ftrace
 # (that defconfig plus the FTRACE_FRAGS fragments: function tracers on
@@ -114,7 +115,7 @@ for target in "$@"; do
 	read -r s_res s_t < <(build "$target" series "$head" "$obj")
 	sw=$(wc -l <"$logs/$target.series.warn")
 	if [ "$s_res" = ok ] && [ "$sw" -eq 0 ]; then
-		b_res="not needed" b_t=0 bw=0
+		b_res="not needed"
 		: >"$logs/$target.base.warn"
 		basecol="not needed (the series build has no warning)"
 	else
