@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Run the kernel's own kselftest ftrace suite, unmodified, from the same
+# Run the kernel's own kselftest ftrace suite from the same
 # source tree (copied to /opt/ftrace in the initramfs).  Arguments are
 # passed to ftracetest (e.g. test.d/ftrace to run one directory).
 #
