@@ -14,6 +14,11 @@ set -euo pipefail
 gitdir=$(realpath "$1") work=$(realpath -m "$2") jobs=$3
 shift 3
 here=$(cd "$(dirname "$0")" && pwd)
+# without the compiler every side fails to configure, which would read as
+# "fails without the series too": refuse to start instead
+command -v m68k-linux-gnu-gcc >/dev/null ||
+	{ echo "bisect-build: m68k-linux-gnu-gcc is not on PATH (run it through make," \
+		"which puts build/bin first)" >&2; exit 1; }
 frags=()
 for f in "$@"; do frags+=("$(realpath "$f")"); done
 src=$work/src obj=$work/obj logs=$work/logs

@@ -27,6 +27,11 @@ set -euo pipefail
 gitdir=$(realpath "$1") work=$(realpath -m "$2") jobs=$3
 shift 3
 here=$(cd "$(dirname "$0")" && pwd)
+# without the compiler every side fails to configure, which would read as
+# "fails without the series too": refuse to start instead
+command -v m68k-linux-gnu-gcc >/dev/null ||
+	{ echo "defconfigs: m68k-linux-gnu-gcc is not on PATH (run it through make," \
+		"which puts build/bin first)" >&2; exit 1; }
 read -r -a ftrace_frags <<<"${FTRACE_FRAGS:-}"
 read -r -a pfe_frags <<<"${PFE_FRAGS:-}"
 for i in "${!ftrace_frags[@]}"; do ftrace_frags[i]=$(realpath "${ftrace_frags[$i]}"); done
