@@ -103,12 +103,14 @@ kprobes_job() { # KOBJ NAME
 
 # trace-cmd in the guest.  Its recordings are reported again on the host,
 # and one goes over QEMU user networking (the guest's 10.0.2.2 is the host's
-# loopback) to the host's `trace-cmd listen`.
+# loopback) to the host's `trace-cmd listen`: our host build, whose listener
+# lets its readers drain their connection instead of stopping them a fixed
+# second after the client's close (userspace/trace-cmd/patches/trace-cmd/).
 trace_cmd_job() {
 	local tc_port tc_listen
 	tc_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	mkdir -p "$L/listen"
-	(cd "$L/listen" && exec trace-cmd listen -p "$tc_port" -d "$L/listen" -l "$L/listen/listen.log") &
+	(cd "$L/listen" && exec "$top/build/trace-cmd/host/bin/trace-cmd" listen -p "$tc_port" -d "$L/listen" -l "$L/listen/listen.log") &
 	tc_listen=$!
 	(export QEMU_EXTRA="-netdev user,id=net0 -device virtio-net-device,netdev=net0"
 	 guest "$dyn" trace-cmd 900 "$top/guest/tests/trace-cmd.sh" --append "kunit.enable=0 tc.listen=$tc_port")
