@@ -7,7 +7,7 @@
 #
 # Incremental: one work tree (a git worktree of SERIES_GIT, so a step
 # rewrites only the files that step changes) and one object directory;
-# a step that already built for the same commit and fragments is skipped.
+# a step whose tree already built with the same fragments is skipped.
 # Each compile holds /tmp/kbuild.lock.  Logs: WORK/logs/NN.log; the table
 # of steps: WORK/summary.md.  Fails if any step fails to build.
 set -euo pipefail
@@ -50,7 +50,9 @@ for i in "${!steps[@]}"; do
 	n=$(printf '%02d' "$i")
 	subject=$(git --git-dir="$gitdir" log -1 --format=%s "$c")
 	[ "$i" = 0 ] && subject="(pristine base)"
-	stamp=$work/done/$c-$fraghash
+	# keyed by the tree: a reworded or renamed patch builds nothing again
+	tree=$(git --git-dir="$gitdir" rev-parse "$c^{tree}")
+	stamp=$work/done/$tree-$fraghash
 	log=$logs/$n.log
 	if [ -f "$stamp" ]; then
 		echo "bisect-build: [$n] $subject: built before, skipped"
