@@ -68,7 +68,7 @@ harness_case() { # NAME MESSAGE SCRIPT-LINE [qemu-run options]
 }
 quick="kunit.enable=0 trace_event="
 {
-	harness_case timeout 'TIMEOUT after 5s' 'sleep 600' --timeout 5 --append "$quick"
+	harness_case timeout 'TIMEOUT after 5s (the console was silent for the last [0-9]\+s)' 'sleep 600' --timeout 5 --append "$quick"
 	harness_case panic 'guest panicked' 'true' --timeout 120 \
 		--append "$quick rdinit=/nonexistent"
 	harness_case lost-console 'guest died/lost console' 'poweroff -f' \

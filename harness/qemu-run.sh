@@ -84,16 +84,25 @@ fi
 
 t0=$(date +%s)
 set +e
+# The log is written line by line and holds only the console, so that its
+# modification time says when the guest last printed; QEMU's own messages
+# are added after it.
 timeout -k 5 "$timeout" "${qemu[@]}" -initrd "$tmp/initrd" \
-	-append "$cmdline harness.mode=script $append" </dev/null 2>&1 |
-	tr -d '\r' | tee "$log"
+	-append "$cmdline harness.mode=script $append" </dev/null 2>"$tmp/qemu.err" |
+	stdbuf -oL tr -d '\r' | tee "$log"
 qrc=${PIPESTATUS[0]}
 set -e
-t=$(($(date +%s) - t0))
+t1=$(date +%s)
+t=$((t1 - t0))
+silent=$((t1 - $(stat -c %Y "$log")))
+if [ -s "$tmp/qemu.err" ]; then
+	tee -a "$log" <"$tmp/qemu.err"
+fi
 
 rc=$(sed -n 's/^HARNESS-EXIT: \([0-9]\+\)$/\1/p' "$log" | tail -n 1)
 if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
-	printf "\n%s\n" "$me: TIMEOUT after ${timeout}s" >&2
+	# a guest that still printed lately was slow; one silent for long, hung
+	printf "\n%s\n" "$me: TIMEOUT after ${timeout}s (the console was silent for the last ${silent}s)" >&2
 	rc=124
 elif [ -z "$rc" ]; then
 	if grep -q 'Kernel panic' "$log"; then
