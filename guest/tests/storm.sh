@@ -282,6 +282,10 @@ while [ $r -lt $rounds ]; do
 		fi
 	done
 	r=$((r + 1))
+	# progress for whoever reads the console of a slow run
+	if [ $((r % 25)) = 0 ]; then
+		echo "storm: round $r of $rounds, $switches switches, $(($(now_cs) / 100 - t_start / 100)) s"
+	fi
 done
 echo nop >$T/current_tracer
 echo >$T/set_ftrace_filter
@@ -340,6 +344,9 @@ while [ $cycles -lt $MOD_CYCLES ]; do
 		err "cycle $cycles: modprobe $m failed"
 	fi
 	cycles=$((cycles + 1))
+	if [ $((cycles % 25)) = 0 ]; then
+		echo "storm: module cycle $cycles of $MOD_CYCLES, $(($(now_cs) / 100 - t_switch / 100)) s"
+	fi
 done
 read -r cur <$T/current_tracer
 t_end=$(now_cs)
