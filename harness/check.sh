@@ -151,11 +151,13 @@ job lockdep_job storm 2400
 job guest "$pfe" pfe-ftracetest 3600 "$top/guest/tests/ftracetest.sh" $nokunit
 # a tracing storm under load (~2 min of guest time) on the pfe kernel, with
 # fprobe and tracepoint-probe cycles too (the lockdep storm covers the
-# mcount sites); garbage writes, a non-root user.  It takes ~560 s of wall
-# time on an idle machine, 643 s beside a kernel build; one CI run beside
-# other builds hit a 1200 s limit in the module phase, and whether load
-# alone explains that is not settled.  The hang guard is 2400 s, like the
-# lockdep storm's: a slow run passes, a hang still fails
+# mcount sites); garbage writes, a non-root user.  Its wall time is its
+# guest time (-icount) over the CPU share it gets: ~560 s on an idle
+# machine, 873-904 s with 2/3 of a core.  A run left with half a core
+# (another session's build: with sched autogroup, nice 19 does not hold
+# back a process in another session) once ran past its old 1200 s limit.
+# The hang guard is 2400 s, like the lockdep storm's: a slow run passes, a
+# hang still fails
 job guest "$pfe" pfe-storm 2400 "$top/guest/tests/storm.sh" $nokunit
 job trace_cmd_job
 job guest "$dyn" foundation 600 "$top/guest/tests/foundation.sh"
