@@ -284,7 +284,7 @@ while [ $r -lt $rounds ]; do
 	r=$((r + 1))
 	# progress for whoever reads the console of a slow run
 	if [ $((r % 25)) = 0 ]; then
-		echo "storm: round $r of $rounds, $switches switches, $(($(now_cs) / 100 - t_start / 100)) s"
+		echo "storm: round $r of $rounds, $switches switches, $((($(now_cs) - t_start) / 100)) s"
 	fi
 done
 echo nop >$T/current_tracer
@@ -345,7 +345,7 @@ while [ $cycles -lt $MOD_CYCLES ]; do
 	fi
 	cycles=$((cycles + 1))
 	if [ $((cycles % 25)) = 0 ]; then
-		echo "storm: module cycle $cycles of $MOD_CYCLES, $(($(now_cs) / 100 - t_switch / 100)) s"
+		echo "storm: module cycle $cycles of $MOD_CYCLES, $((($(now_cs) - t_switch) / 100)) s"
 	fi
 done
 read -r cur <$T/current_tracer
