@@ -23,16 +23,44 @@ test): ftracetest itself does not fail on it unless --fail-unresolved.
 Inconsistencies (summary mismatch, a run or case cut short, an unreadable
 log) are reported as failed cases of suite "errors".
 
+Expectations (harness/expect/UNIT.expect, one file per unit: a log's name
+without .log/.out, e.g. foundation for foundation.log and foundation.out)
+list every case a unit must report, one per line:
+  WORD ID [-- reason]            exactly this case, with this verdict
+  each WORD N[-M] GLOB [-- reason]   N (to M) cases whose ID matches GLOB,
+                                 each with this verdict
+  # comment
+WORD is the raw verdict (PASS, XFAIL, SKIP, UNSUPPORTED, UNRESOLVED,
+UNTESTED, TODO); anything but PASS needs its reason.  ID is what the log
+reports: a check's name, "ftracetest:<description>" (no case number, which
+moves when upstream adds a test), "kunit:<suite>/<case>"; a second case of
+the same ID is "ID #2".  A case missing, an extra case, or a verdict other
+than the expected one is a failed case of suite "expect" naming the unit
+and the case; so is a unit that was run with no log or no expectation file.
+
 CLI:
-  results.py summarize LOG...   per-suite table, every failure and skip, and
+  results.py summarize [--expect DIR --units U,...] LOG...
+                                (LOG: a console log, or SUITE.out, the
+                                output of qemu-run.sh: the boot verdict)
+                                per-suite table, every failure and skip, and
                                 "N passed, N failed, N skipped"; exit 1 if
-                                anything failed or no test case was found
+                                anything failed or no test case was found;
+                                with --expect, each unit's cases against
+                                DIR/UNIT.expect (and each of U,... must have
+                                a log)
+  results.py update-expect DIR LOG...
+                                rewrite DIR/UNIT.expect of each unit in the
+                                logs to what they show (keeping comments,
+                                "each" lines and the reasons of unchanged
+                                lines); prints what changed
   results.py from-unittest [FILE] [--prefix P]
                                 turn `python3 -m unittest -v` output (FILE or
                                 stdin) into CHECK lines named P:Class.test
 """
 
 import argparse
+import fnmatch
+import os
 import re
 import sys
 from collections import OrderedDict
@@ -77,6 +105,7 @@ class Case:
     result: str       # the raw result word (PASS, XFAIL, not ok, ...)
     reason: str = ''
     source: str = ''  # log file
+    expected: str = ''  # the expectation's reason for this verdict
 
 
 def clean_lines(text):
@@ -244,6 +273,31 @@ def parse_checks(lines, source=''):
     return cases
 
 
+QEMU_RUN_EXIT = re.compile(r'^qemu-run: guest script exited (\d+) ')
+# harness/stage.sh's last word on qemu-run's own exit status
+STAGE_FAILED = re.compile(r'^==> \[[^]]*\] FAILED \(exit (\d+)\)')
+
+
+def parse_boot(text, source=''):
+    """The boot check of a suite from harness/qemu-run.sh's output
+    (SUITE.out): passed only if the guest script exited 0, --strict found
+    nothing on the console and qemu-run itself exited 0."""
+    unit = unit_of(source)
+    lines = clean_lines(text)
+    said = [ln for ln in lines if ln.startswith('qemu-run:')]
+    exits = [QEMU_RUN_EXIT.match(ln) for ln in said]
+    exits = [m.group(1) for m in exits if m]
+    strict = [ln for ln in said if ln.startswith('qemu-run: --strict')]
+    stage = [m.group(1) for m in map(STAGE_FAILED.match, lines) if m]
+    if stage and not strict and exits and exits[-1] == '0':
+        why = f'qemu-run exited {stage[-1]} after "{said[-1]}"'
+        return [Case('boot', f'boot:{unit}', FAIL, 'FAIL', why, source)]
+    if exits and exits[-1] == '0' and not strict:
+        return [Case('boot', f'boot:{unit}', PASS, 'PASS', '', source)]
+    why = said[-1][len('qemu-run: '):] if said else 'no word from qemu-run'
+    return [Case('boot', f'boot:{unit}', FAIL, 'FAIL', why, source)]
+
+
 def parse_text(text, source=''):
     lines = clean_lines(text)
     return (parse_ftracetest(lines, source) + parse_tap(lines, source) +
@@ -259,7 +313,10 @@ def parse_files(paths):
         except OSError as e:
             cases.append(error(f'cannot read log: {e}', path))
             continue
-        cases.extend(parse_text(text, path))
+        if path.endswith('.out'):
+            cases.extend(parse_boot(text, path))
+        else:
+            cases.extend(parse_text(text, path))
     return cases
 
 
@@ -293,6 +350,8 @@ def report(cases, out=None):
                 continue
             extra = f' [{c.result}]' if c.result not in (label, 'not ok') else ''
             reason = f': {c.reason}' if c.reason else ''
+            if c.expected:
+                reason += f' (expected: {c.expected})'
             where = f'  ({c.source})' if c.source else ''
             print(f'{label} {c.suite}: {c.name}{extra}{reason}{where}', file=out)
     if not cases:
@@ -300,6 +359,249 @@ def report(cases, out=None):
     print(totals_line(cases), file=out)
     t = totals(cases)
     return 1 if t[FAIL] or not cases else 0
+
+
+# --- expectations -------------------------------------------------------
+
+EXPECT_WORDS = ('PASS', 'XFAIL', 'SKIP', 'UNSUPPORTED', 'UNRESOLVED',
+                'UNTESTED', 'TODO')
+EXPECT_SUFFIX = '.expect'
+EACH_COUNT = re.compile(r'^(\d+)(?:-(\d+))?$')
+
+
+@dataclass
+class Expect:
+    word: str
+    key: str          # the case ID, or a glob for "each"
+    reason: str = ''
+    each: bool = False
+    lo: int = 1
+    hi: int = 1
+    lineno: int = 0
+
+
+def unit_of(path):
+    """foundation.log, foundation.out -> foundation."""
+    base = os.path.basename(path)
+    for ext in ('.log', '.out'):
+        if base.endswith(ext):
+            return base[:-len(ext)]
+    return base
+
+
+def case_word(c):
+    return {'ok': 'PASS', 'not ok': 'FAIL'}.get(c.result, c.result)
+
+
+def case_keys(cases):
+    """[(key, case)] for the cases an expectation covers, in log order."""
+    out, seen = [], {}
+    for c in cases:
+        if c.suite in ('errors', 'expect'):
+            continue
+        if c.suite == 'ftracetest':
+            key = 'ftracetest:' + re.sub(r'^\[\d+\] ', '', c.name)
+        elif c.suite.startswith('kunit:'):
+            key = f'{c.suite}/{c.name}'
+        elif c.suite == 'tap':
+            key = f'tap:{c.name}'
+        else:
+            key = c.name
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] > 1:
+            key += f' #{seen[key]}'
+        out.append((key, c))
+    return out
+
+
+def parse_expect(text, where=''):
+    """Expectation file text -> ([Expect], [error message])."""
+    entries, errors, keys = [], [], set()
+    for no, raw in enumerate(text.split('\n'), 1):
+        line = raw.strip()
+        if not line or line.startswith('#'):
+            continue
+        body, _, reason = line.partition(' -- ')
+        parts = body.split(None, 1)
+        each = parts[0] == 'each'
+        if each:
+            parts = body.split(None, 3)[1:]
+            if len(parts) == 3 and EACH_COUNT.match(parts[1]):
+                m = EACH_COUNT.match(parts[1])
+                lo = int(m.group(1))
+                hi = int(m.group(2) or lo)
+                parts = [parts[0], parts[2]]
+            else:
+                errors.append(f'{where}:{no}: "each WORD N[-M] GLOB" expected')
+                continue
+        else:
+            lo = hi = 1
+        if len(parts) != 2 or parts[0] not in EXPECT_WORDS:
+            errors.append(f'{where}:{no}: "WORD ID" expected, WORD one of '
+                          f'{" ".join(EXPECT_WORDS)}')
+            continue
+        word, key = parts[0], parts[1].strip()
+        if word != 'PASS' and not reason.strip():
+            errors.append(f'{where}:{no}: {word} {key}: no "-- reason"')
+            continue
+        if (each, key) in keys:
+            errors.append(f'{where}:{no}: {key} is listed twice')
+            continue
+        keys.add((each, key))
+        entries.append(Expect(word, key, reason.strip(), each, lo, hi, no))
+    return entries, errors
+
+
+def compare(unit, cases, entries):
+    """Messages for every difference between a unit's cases and entries."""
+    actual = case_keys(cases)
+    by_key = dict(actual)
+    claimed, out = set(), []
+    for e in entries:
+        if e.each:
+            continue
+        c = by_key.get(e.key)
+        if c is None:
+            out.append(f'{unit}: missing {e.key} (expected {e.word})')
+            continue
+        claimed.add(e.key)
+        word = case_word(c)
+        if word != e.word and c.verdict != FAIL:
+            out.append(f'{unit}: {e.key}: {word}, expected {e.word}')
+    for e in entries:
+        if not e.each:
+            continue
+        hit = [(k, c) for k, c in actual
+               if k not in claimed and fnmatch.fnmatchcase(k, e.key)]
+        claimed.update(k for k, _ in hit)
+        if not e.lo <= len(hit) <= e.hi:
+            want = f'{e.lo}' if e.lo == e.hi else f'{e.lo}-{e.hi}'
+            out.append(f'{unit}: {len(hit)} cases match {e.key}, expected {want}')
+        for k, c in hit:
+            if case_word(c) != e.word and c.verdict != FAIL:
+                out.append(f'{unit}: {k}: {case_word(c)}, expected {e.word} '
+                           f'(each {e.key})')
+    for k, c in actual:
+        if k not in claimed and c.verdict != FAIL:
+            out.append(f'{unit}: unexpected {k} ({case_word(c)})')
+    return out
+
+
+def expect_file(expect_dir, unit):
+    return os.path.join(expect_dir, unit + EXPECT_SUFFIX)
+
+
+def check_expectations(cases, expect_dir, units=()):
+    """Failed cases of suite "expect" for every difference; also sets each
+    case's expected reason (Case.expected) for the report."""
+    by_unit = OrderedDict((u, []) for u in units)
+    for c in cases:
+        if c.source:
+            by_unit.setdefault(unit_of(c.source), []).append(c)
+    out = []
+
+    def fail(msg):
+        out.append(Case('expect', msg, FAIL, 'FAIL'))
+
+    for unit, ucases in by_unit.items():
+        path = expect_file(expect_dir, unit)
+        if not ucases:
+            fail(f'{unit}: no case in its logs (did it run?)')
+            continue
+        try:
+            with open(path, encoding='utf-8') as f:
+                entries, errors = parse_expect(f.read(), path)
+        except OSError:
+            fail(f'{unit}: no expectation file {path}')
+            continue
+        for msg in errors:
+            fail(msg)
+        for msg in compare(unit, ucases, entries):
+            fail(msg)
+        reasons = {e.key: e.reason for e in entries if not e.each}
+        for k, c in case_keys(ucases):
+            c.expected = reasons.get(k, '')
+    return out
+
+
+def update_expect(expect_dir, cases):
+    """Rewrite each unit's expectation file to what cases show; return a
+    list of the changes."""
+    by_unit = OrderedDict()
+    for c in cases:
+        if c.source:
+            by_unit.setdefault(unit_of(c.source), []).append(c)
+    changes = []
+    for unit, ucases in by_unit.items():
+        path = expect_file(expect_dir, unit)
+        try:
+            with open(path, encoding='utf-8') as f:
+                old = f.read().rstrip('\n').split('\n')
+        except OSError:
+            old = [f'# The checks of the {unit} suite (harness/check.sh) and their verdicts.',
+                   '# WORD ID [-- reason]; see harness/results.py and README.md.']
+        actual = case_keys(ucases)
+        entries, _ = parse_expect('\n'.join(old))
+        at_line = {e.lineno: e for e in entries}
+        globs = [e for e in entries if e.each]
+        covered = set()
+        for k, _ in actual:
+            if any(fnmatch.fnmatchcase(k, g.key) for g in globs):
+                covered.add(k)
+
+        def line_for(k, c):
+            w = case_word(c)
+            if w == 'PASS':
+                return f'PASS {k}'
+            return f'{w} {k} -- {c.reason or "FIXME: why"}'
+
+        new, placed = [], set()
+        by_key = dict(actual)
+        for no, raw in enumerate(old, 1):
+            e = at_line.get(no)
+            if e is None or e.each:
+                new.append(raw)
+                continue
+            c = by_key.get(e.key)
+            if c is None:
+                changes.append(f'{unit}: - {raw.strip()}')
+                continue
+            placed.add(e.key)
+            if case_word(c) in (e.word, 'FAIL'):
+                new.append(raw)
+                continue
+            text = line_for(e.key, c)
+            changes.append(f'{unit}: - {raw.strip()}')
+            changes.append(f'{unit}: + {text}')
+            new.append(text)
+        # new cases go after the line of the case before them in the log
+        last = None
+        for k, c in actual:
+            if k in placed or k in covered:
+                last = k
+                continue
+            if case_word(c) == 'FAIL':
+                continue              # a failure is fixed, not expected
+            text = line_for(k, c)
+            changes.append(f'{unit}: + {text}')
+            pos = len(new)
+            if last is None:          # the first case: after the header
+                pos = next((i for i, raw in enumerate(new)
+                            if raw.strip() and not raw.lstrip().startswith('#')),
+                           len(new))
+            else:
+                for i, raw in enumerate(new):
+                    e2, _ = parse_expect(raw)
+                    if e2 and not e2[0].each and e2[0].key == last:
+                        pos = i + 1
+                        break
+            new.insert(pos, text)
+            placed.add(k)
+            last = k
+        os.makedirs(expect_dir, exist_ok=True)
+        with open(path, 'w', encoding='utf-8') as f:
+            f.write('\n'.join(new) + '\n')
+    return changes
 
 
 UNITTEST_START = re.compile(r'^(\w+) \(([\w.]+)\)')
@@ -349,13 +651,30 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     sub = ap.add_subparsers(dest='cmd', required=True)
     s = sub.add_parser('summarize', help='summarize console logs')
+    s.add_argument('--expect', metavar='DIR', help='expectation files')
+    s.add_argument('--units', default='', help='units that must have run')
     s.add_argument('logs', nargs='+', metavar='LOG')
+    e = sub.add_parser('update-expect', help='expectations from logs')
+    e.add_argument('dir', metavar='DIR')
+    e.add_argument('logs', nargs='+', metavar='LOG')
     u = sub.add_parser('from-unittest', help='unittest -v output to CHECK lines')
     u.add_argument('file', nargs='?', help='default: stdin')
     u.add_argument('--prefix', default='host')
     args = ap.parse_args(argv)
     if args.cmd == 'summarize':
-        return report(parse_files(args.logs))
+        cases = parse_files(args.logs)
+        if args.expect:
+            units = [u for u in args.units.split(',') if u]
+            cases += check_expectations(cases, args.expect, units)
+        elif args.units:
+            ap.error('--units goes with --expect')
+        return report(cases)
+    if args.cmd == 'update-expect':
+        changes = update_expect(args.dir, parse_files(args.logs))
+        for line in changes:
+            print(line)
+        print(f'update-expect: {len(changes)} line(s) changed in {args.dir}')
+        return 0
     text = open(args.file).read() if args.file else sys.stdin.read()
     for line in unittest_checks(text, args.prefix):
         print(line)

@@ -292,5 +292,203 @@ class UnittestConversionTest(unittest.TestCase):
                          ['CHECK FAIL host:unittest: no "Ran N tests" line (crashed?)'])
 
 
+
+KTAP_OK = ('KTAP version 1\n1..1\n    # Subtest: example\n    1..1\n'
+           '    ok 1 one\nok 1 example\n')
+
+
+class ExpectTest(unittest.TestCase):
+    """Every rule of the expectations: each difference is a failure."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = self.tmp.name
+        self.exp = os.path.join(self.dir, 'expect')
+        os.mkdir(self.exp)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, name, text):
+        path = os.path.join(self.dir, name)
+        with open(path, 'w') as f:
+            f.write(text)
+        return path
+
+    def expect(self, unit, text):
+        self.write(os.path.join('expect', unit + '.expect'), text)
+
+    def boot_out(self, unit, rc=0, strict=False):
+        text = f'==> [check:{unit}]\nqemu-run: guest script exited {rc} after 9s\n'
+        if strict:
+            text += 'qemu-run: --strict: the console shows 1 kernel problem line(s)\n'
+        if rc or strict:
+            text += f'==> [check:{unit}] FAILED (exit {rc or 1}) after 9s\n'
+        else:
+            text += f'==> [check:{unit}] done in 9s\n'
+        return self.write(unit + '.out', text)
+
+    def problems(self, logs, units=()):
+        cases = results.parse_files(logs)
+        return [c.name for c in results.check_expectations(cases, self.exp, units)]
+
+    def test_all_as_expected(self):
+        log = self.write('s.log', 'CHECK PASS a\nCHECK SKIP b: no thing\n')
+        out = self.boot_out('s')
+        self.expect('s', '# the s suite\nPASS boot:s\nPASS a\nSKIP b -- the machine has no thing\n')
+        self.assertEqual(self.problems([log, out], ['s']), [])
+
+    def test_missing_check(self):
+        log = self.write('s.log', 'CHECK PASS a\n')
+        self.expect('s', 'PASS a\nPASS b\n')
+        self.assertEqual(self.problems([log]), ['s: missing b (expected PASS)'])
+
+    def test_truncated_script(self):
+        """A suite cut after its first check: every later check is named."""
+        log = self.write('s.log', 'CHECK PASS first\nHARNESS-EXIT: 0\n')
+        self.expect('s', 'PASS first\nPASS second\nPASS third\n')
+        self.assertEqual(self.problems([log]), ['s: missing second (expected PASS)',
+                                                's: missing third (expected PASS)'])
+
+    def test_extra_check(self):
+        log = self.write('s.log', 'CHECK PASS a\nCHECK PASS new\n')
+        self.expect('s', 'PASS a\n')
+        self.assertEqual(self.problems([log]), ['s: unexpected new (PASS)'])
+
+    def test_pass_became_skip(self):
+        log = self.write('s.log', 'CHECK SKIP a: no debugfs\n')
+        self.expect('s', 'PASS a\n')
+        self.assertEqual(self.problems([log]), ['s: a: SKIP, expected PASS'])
+
+    def test_kselftest_pass_became_unsupported(self):
+        log = self.write('ft.log', ftrace_log([f'[1] Kprobe dynamic event{T}[UNSUPPORTED]',
+                                               f'[2] Basic trace file check{T}[PASS]'],
+                                              dict(passed=1, unsupported=1)))
+        self.expect('ft', 'PASS ftracetest:Kprobe dynamic event\n'
+                    'PASS ftracetest:Basic trace file check\n')
+        self.assertEqual(self.problems([log]), [
+            'ft: ftracetest:Kprobe dynamic event: UNSUPPORTED, expected PASS'])
+
+    def test_kselftest_unresolved_needs_its_line(self):
+        log = self.write('ft.log', ftrace_log([f'[1] Kprobe on module{T}[UNRESOLVED]'],
+                                              dict(unresolved=1)))
+        self.expect('ft', 'UNSUPPORTED ftracetest:Kprobe on module -- no module\n')
+        self.assertEqual(self.problems([log]), [
+            'ft: ftracetest:Kprobe on module: UNRESOLVED, expected UNSUPPORTED'])
+
+    def test_missing_self_test_and_kunit_case(self):
+        log = self.write('k.log', 'CHECK PASS selftest:function\n' + KTAP_OK)
+        self.expect('k', 'PASS selftest:function\nPASS selftest:function_graph\n'
+                    'PASS kunit:example/one\nPASS kunit:example/two\n')
+        self.assertEqual(self.problems([log]), [
+            'k: missing selftest:function_graph (expected PASS)',
+            'k: missing kunit:example/two (expected PASS)'])
+
+    def test_script_exit_nonzero(self):
+        out = self.boot_out('s', rc=139)
+        cases = results.parse_files([out])
+        self.assertEqual([(c.name, c.verdict) for c in cases], [('boot:s', 'fail')])
+        self.assertIn('exited 139', cases[0].reason)
+
+    def test_strict_console(self):
+        cases = results.parse_files([self.boot_out('s', strict=True)])
+        self.assertEqual(cases[0].verdict, 'fail')
+        self.assertIn('--strict', cases[0].reason)
+
+    def test_no_exit_marker(self):
+        out = self.write('s.out', 'qemu-run: TIMEOUT after 600s (the console was silent for the last 590s)\n')
+        cases = results.parse_files([out])
+        self.assertEqual(cases[0].verdict, 'fail')
+        self.assertIn('TIMEOUT', cases[0].reason)
+
+    def test_qemu_run_failed_silently(self):
+        out = self.write('s.out', 'qemu-run: guest script exited 0 after 9s\n'
+                         '==> [check:s] FAILED (exit 1) after 9s\n')
+        cases = results.parse_files([out])
+        self.assertEqual(cases[0].verdict, 'fail')
+        self.assertIn('qemu-run exited 1', cases[0].reason)
+
+    def test_boot_passes(self):
+        cases = results.parse_files([self.boot_out('s')])
+        self.assertEqual([(c.name, c.verdict) for c in cases], [('boot:s', 'pass')])
+
+    def test_postprocessor_failure(self):
+        """kprobe-offsets.py raising: its exit check fails and its checks are missing."""
+        log = self.write('kp-offsets.log', 'Traceback (most recent call last):\n'
+                         'CHECK FAIL kp-host-offsets:exit: exited 1\n')
+        self.expect('kp-offsets', 'PASS kp-host-offsets-vfs_read\n')
+        cases = results.parse_files([log])
+        self.assertEqual(results.totals(cases)['fail'], 1)
+        self.assertEqual(self.problems([log]), [
+            'kp-offsets: missing kp-host-offsets-vfs_read (expected PASS)'])
+
+    def test_unit_that_did_not_run(self):
+        self.expect('s', 'PASS a\n')
+        self.assertEqual(self.problems([], ['s']), ['s: no case in its logs (did it run?)'])
+
+    def test_no_expectation_file(self):
+        log = self.write('s.log', 'CHECK PASS a\n')
+        probs = self.problems([log])
+        self.assertEqual(len(probs), 1)
+        self.assertIn('s: no expectation file', probs[0])
+
+    def test_bad_expectation_lines(self):
+        log = self.write('s.log', 'CHECK SKIP b: x\n')
+        self.expect('s', 'SKIP b\nMAYBE c\neach PASS x c*\nPASS b\nPASS b\n')
+        probs = self.problems([log])
+        self.assertTrue(any('SKIP b: no "-- reason"' in p for p in probs), probs)
+        self.assertTrue(any('"WORD ID" expected' in p for p in probs), probs)
+        self.assertTrue(any('"each WORD N[-M] GLOB" expected' in p for p in probs), probs)
+        self.assertTrue(any('b is listed twice' in p for p in probs), probs)
+
+    def test_each(self):
+        log = self.write('s.log', ''.join(f'CHECK PASS hit-{i}\n' for i in range(5)))
+        self.expect('s', 'each PASS 4-6 hit-*\n')
+        self.assertEqual(self.problems([log]), [])
+        self.expect('s', 'each PASS 6 hit-*\n')
+        self.assertEqual(self.problems([log]), ['s: 5 cases match hit-*, expected 6'])
+
+    def test_each_verdict(self):
+        log = self.write('s.log', 'CHECK PASS hit-1\nCHECK SKIP hit-2: gone\n')
+        self.expect('s', 'each PASS 2 hit-*\n')
+        self.assertEqual(self.problems([log]), ['s: hit-2: SKIP, expected PASS (each hit-*)'])
+
+    def test_repeated_name(self):
+        log = self.write('s.log', 'CHECK PASS a\nCHECK PASS a\n')
+        self.expect('s', 'PASS a\n')
+        self.assertEqual(self.problems([log]), ['s: unexpected a #2 (PASS)'])
+
+    def test_failure_counted_once(self):
+        log = self.write('s.log', 'CHECK FAIL a: broken\n')
+        self.expect('s', 'PASS a\n')
+        self.assertEqual(self.problems([log]), [])
+        self.assertEqual(results.totals(results.parse_files([log]))['fail'], 1)
+
+    def test_cli_fails_on_a_difference(self):
+        log = self.write('s.log', 'CHECK PASS a\n')
+        self.expect('s', 'PASS a\nPASS b\n')
+        rc, out = run_cli(['summarize', '--expect', self.exp, '--units', 's', log])
+        self.assertEqual(rc, 1)
+        self.assertIn('FAIL expect: s: missing b (expected PASS)', out)
+        self.assertIn('1 passed, 1 failed, 0 skipped', out)
+
+    def test_update_then_check(self):
+        log = self.write('s.log', 'CHECK PASS a\nCHECK SKIP b: no thing\nCHECK PASS c\n')
+        self.expect('s', '# kept comment\nSKIP b -- our reason\nPASS gone\n')
+        run_cli(['update-expect', self.exp, log])
+        with open(os.path.join(self.exp, 's.expect')) as f:
+            text = f.read()
+        self.assertEqual(text, '# kept comment\nPASS a\nSKIP b -- our reason\nPASS c\n')
+        self.assertEqual(self.problems([log]), [])
+
+    def test_update_takes_the_printed_reason(self):
+        log = self.write('ft.log', ftrace_log([f'[1] Needs SMP{T}[UNSUPPORTED]'],
+                                              dict(unsupported=1)) +
+                         'FTRACE-REASON [1] this test needs 2 CPUs\n')
+        run_cli(['update-expect', self.exp, log])
+        with open(os.path.join(self.exp, 'ft.expect')) as f:
+            self.assertIn('UNSUPPORTED ftracetest:Needs SMP -- this test needs 2 CPUs\n', f.read())
+
+
 if __name__ == '__main__':
     unittest.main()
