@@ -4,6 +4,7 @@
 #
 #   make run      build everything, boot the guest, run the tracing demo
 #   make check    build everything, run all test suites, print "N passed, N failed"
+#   make check SUITES=a,b   only those suites (shell patterns), on their kernels
 #   make shell    boot the guest to an interactive root shell
 #   make guest SCRIPT=file.sh   run a host script as root inside the guest
 #   make bench    tracing overhead figures (build/bench/table.md)
@@ -131,15 +132,15 @@ record: initramfs
 shell: initramfs
 	@harness/qemu-run.sh --kernel $(VMLINUX) --initrd $(INITRAMFS) --interactive
 
-# The function-tracer kernels: dynamic ftrace, DYNAMIC_FTRACE=n, dynamic
-# ftrace with lockdep, and dynamic ftrace on patchable entries without
-# frame pointers.
+# The kernels the suites need (dynamic ftrace, DYNAMIC_FTRACE=n, dynamic
+# ftrace with lockdep, patchable entries without frame pointers), then the
+# suites.  SUITES=a,b (shell patterns) runs only those, on only their kernels.
+SUITES ?=
+check: export SUITES := $(SUITES)
 check:
-	@$(MAKE) --no-print-directory initramfs VARIANT=dynamic
-	@$(MAKE) --no-print-directory initramfs VARIANT=static
-	@$(MAKE) --no-print-directory initramfs VARIANT=lockdep
-	@$(MAKE) --no-print-directory initramfs VARIANT=pfe
-	@harness/check.sh $(B)/kobj-dynamic $(B)/kobj-static $(B)/kobj-lockdep $(B)/kobj-pfe
+	@variants=$$(harness/check.sh --variants); \
+	for v in $$variants; do $(MAKE) --no-print-directory initramfs VARIANT=$$v; done
+	@harness/check.sh $(B)
 
 # The five benchmark kernels (see FRAGS_*), then harness/bench.sh.
 bench:

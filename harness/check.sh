@@ -1,104 +1,177 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# `make check`: every test suite against one kernel build, then one summary
-# line from harness/results.py ("N passed, N failed, N skipped").
+# `make check`: the test suites, then one summary line from
+# harness/results.py ("N passed, N failed, N skipped").
 #
-#   check.sh DYNAMIC_KOBJ STATIC_KOBJ LOCKDEP_KOBJ PFE_KOBJ
+#   check.sh BUILD_DIR          run the suites on BUILD_DIR/kobj-VARIANT
+#   check.sh --variants         print the kernel variants the suites need
+#   check.sh --list             print "SUITE VARIANT" for each suite
 #
-# The full set runs on the dynamic-ftrace kernel; the DYNAMIC_FTRACE=n
-# kernel runs the suites that do not need dynamic ftrace; the lockdep
-# kernel (the dynamic one with PROVE_LOCKING) runs the suites that lock
-# and switch the most; the patchable-entry kernel (no frame pointers)
-# runs the function tracer suites.
-# Each guest suite is one boot (harness/qemu-run.sh --strict --icount: guest
-# time counts guest instructions, so no verdict depends on host load; seen
-# before: on a loaded host the wall clock stretched an unrelated irqs-off
-# section past the 2 ms one the irqsoff checks look for).  The boot
-# itself counts as a test case: it must reach the end of its script with a
-# console free of WARNING/BUG/Oops; its checks are counted on top.
-# Logs: build/logs/check/<suite>.log (console), <suite>.out (harness).
+# SUITES (environment, comma-separated shell patterns, default: all) picks
+# the suites, e.g. SUITES=foundation,pfe-kprobes or SUITES='lockdep-*'.
+#
+# Every suite is one unit of harness/expect/: its log must show exactly the
+# checks, self tests, KUnit cases and kselftest verdicts listed in
+# harness/expect/SUITE.expect (results.py --expect), so a check that goes
+# missing, appears or changes verdict fails the run.  A guest suite is one
+# boot (harness/qemu-run.sh --strict --icount: guest time counts guest
+# instructions, so no verdict depends on host load); the boot is a check of
+# its own (boot:SUITE, results.py reads it from SUITE.out), passed only when
+# the script exited 0 with a console free of WARNING/BUG/Oops.  A suite with a host post-processor (kprobes
+# offsets against objdump, trace-cmd reports on the host) has a second
+# unit, SUITE-offsets or SUITE-host, and the post-processor's exit status
+# is a check too.
+# Logs: build/logs/check/<unit>.log (console), <suite>.out (harness).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-usage='usage: check.sh DYNAMIC_KOBJ STATIC_KOBJ LOCKDEP_KOBJ PFE_KOBJ'
-dyn=${1:?$usage}
-static=${2:?$usage}
-lockdep=${3:?$usage}
-pfe=${4:?$usage}
+mode=run
+case ${1:-} in
+--variants) mode=variants ;;
+--list) mode=list ;;
+-*|'') echo 'usage: check.sh BUILD_DIR | --variants | --list' >&2; exit 2 ;;
+*) B=$1 ;;
+esac
 L=$top/build/logs/check
+IFS=, read -r -a patterns <<<"${SUITES:-*}"
+
+# The suites, in the order they start: two at a time (the machine has 2
+# cores; -icount keeps every verdict independent of the load), longest
+# first.  nokunit: KUnit suites run at every boot of a KUnit kernel; they
+# are counted on the boots that do not turn them off.
+nokunit="--append kunit.enable=0"
+suites() {
+	suite host dynamic host_suite
+	suite harness dynamic harness_suite
+	suite ftracetest dynamic guest 3600 ftracetest.sh $nokunit
+	suite static-ftracetest static guest 3600 ftracetest.sh
+	suite lockdep-storm lockdep lockdep_suite storm 2400
+	suite pfe-ftracetest pfe guest 3600 ftracetest.sh $nokunit
+	# ~560 s of wall time on an idle machine; a hang still fails at 2400 s
+	suite pfe-storm pfe guest 2400 storm.sh $nokunit
+	suite trace-cmd dynamic trace_cmd_suite
+	suite foundation dynamic guest 600 foundation.sh
+	suite dynamic dynamic guest 1200 dynamic.sh $nokunit
+	suite kprobes dynamic kprobes_suite
+	suite function dynamic guest 900 function.sh $nokunit
+	suite syscalls dynamic guest 600 syscalls.sh $nokunit
+	suite stack-profile dynamic guest 600 stack-profile.sh $nokunit
+	suite badinput dynamic guest 600 badinput.sh $nokunit
+	suite access dynamic guest 600 access.sh $nokunit
+	suite perf dynamic guest 600 perf.sh $nokunit
+	suite static static guest 900 static.sh
+	suite static-stack-profile static guest 600 stack-profile.sh
+	suite lockdep-dynamic lockdep lockdep_suite dynamic 1200
+	suite lockdep-kprobes lockdep lockdep_suite kprobes 1200
+	suite lockdep-foundation lockdep lockdep_suite foundation 600
+	suite lockdep-function lockdep lockdep_suite function 900
+	suite ftrace-bug dynamic ftrace_bug_suite
+	# no frame pointers, patchable function entries (KUnit counted on
+	# pfe-function: kprobes at entries go through ftrace there)
+	suite pfe-function pfe guest 900 function.sh
+	suite pfe-dynamic pfe guest 1200 dynamic.sh $nokunit
+	suite pfe-ftrace-bug pfe ftrace_bug_suite
+	suite pfe-fprobe pfe guest 600 fprobe.sh $nokunit
+	suite pfe-kprobes pfe kprobes_suite
+	suite pfe-uprobes pfe guest 600 uprobes.sh $nokunit
+	suite lockdep-uprobes lockdep lockdep_suite uprobes 600
+}
+
+selected() { # NAME: is NAME one of the SUITES patterns?
+	local p
+	for p in "${patterns[@]}"; do
+		# shellcheck disable=SC2053
+		[[ $1 == $p ]] && return 0
+	done
+	return 1
+}
+
+# The SUITES patterns must each name a suite.
+all=$(suite() { echo "$1 $2"; }; suites)
+for p in "${patterns[@]}"; do
+	found=
+	while read -r n _; do
+		# shellcheck disable=SC2053
+		[[ $n == $p ]] && found=1
+	done <<<"$all"
+	if [ -z "$found" ]; then
+		echo "check.sh: SUITES pattern '$p' names no suite; the suites are:" >&2
+		awk '{print "  " $1 " (" $2 " kernel)"}' <<<"$all" >&2
+		exit 2
+	fi
+done
+case $mode in
+list) suite() { selected "$1" && echo "$1 $2"; }; suites; exit 0 ;;
+variants) suite() { selected "$1" && echo "$2"; }; suites | sort -u; exit 0 ;;
+esac
+
 rm -rf "$L"
 mkdir -p "$L"
 
-# guest KOBJ NAME TIMEOUT SCRIPT [ARGS for qemu-run]
-# (STRICT= for the one suite whose console problem is expected: it checks
-# its console itself)
+# guest NAME VARIANT TIMEOUT SCRIPT [ARGS for qemu-run]: one boot running
+# guest/tests/SCRIPT.  (STRICT: qemu-run's console rule, see ftrace-bug.)
 guest() {
-	local kobj=$1 name=$2 timeout=$3 script=$4
+	local name=$1 kobj=$B/kobj-$2 timeout=$3 script=$top/guest/tests/$4 status
 	shift 4
 	"$top/harness/stage.sh" "check:$name" \
 		"$top/harness/qemu-run.sh" --kernel "$kobj/vmlinux" \
-		--initrd "$kobj/initramfs.cpio.gz" --timeout "$timeout" ${STRICT---strict} --icount \
+		--initrd "$kobj/initramfs.cpio.gz" --timeout "$timeout" ${STRICT:---strict} --icount \
 		--log "$L/$name.log" "$@" "$script" >"$L/$name.out" 2>&1
 	grep -E '^(==>|qemu-run:)|^CHECK FAIL|^\[[0-9]+\].*\[FAIL\]|^ *not ok' "$L/$name.out"
-	# the boot verdict, from qemu-run's own last words
-	if grep -q '^qemu-run: guest script exited' "$L/$name.out" &&
-	   ! grep -q '^qemu-run: --strict' "$L/$name.out"; then
-		echo "CHECK PASS boot:$name" >"$L/$name.boot"
-	else
-		echo "CHECK FAIL boot:$name: $(grep '^qemu-run:' "$L/$name.out" | tail -n 1)" >"$L/$name.boot"
-	fi
 }
 
-"$top/harness/stage.sh" check:host "$top/harness/host-tests.sh" "$L/host.log" "$dyn/vmlinux"
+# post NAME UNIT CMD...: a host post-processor writing CHECK lines to
+# UNIT.log; its failing exit is a failed check.
+post() {
+	local name=$1 unit=$2 rc
+	shift 2
+	"$@" >"$L/$unit.log" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] || echo "CHECK FAIL $name:exit: exited $rc (log: $L/$unit.log)" >>"$L/$unit.log"
+	grep -E '^CHECK FAIL' "$L/$unit.log"
+}
+
+host_suite() { # the host-side unit tests (the instruction decoder needs vmlinux)
+	"$top/harness/stage.sh" check:host "$top/harness/host-tests.sh" "$L/host.log" \
+		"$B/kobj-dynamic/vmlinux"
+}
 
 # The harness itself: a guest that hangs, panics or dies without the
 # HARNESS-EXIT marker must fail qemu-run, with the cause in its message.
 harness_case() { # NAME MESSAGE SCRIPT-LINE [qemu-run options]
-	local name=$1 want=$2 line=$3
+	local name=$1 want=$2 line=$3 kobj=$B/kobj-dynamic
 	shift 3
-	printf '#!/bin/sh\n%s\n' "$line" >"$L/harness-$name.sh"
-	if "$top/harness/qemu-run.sh" --kernel "$dyn/vmlinux" \
-		--initrd "$dyn/initramfs.cpio.gz" "$@" "$L/harness-$name.sh" \
-		>"$L/harness-$name.out" 2>&1; then
+	mkdir -p "$L/harness"
+	printf '#!/bin/sh\n%s\n' "$line" >"$L/harness/$name.sh"
+	if "$top/harness/qemu-run.sh" --kernel "$kobj/vmlinux" \
+		--initrd "$kobj/initramfs.cpio.gz" "$@" "$L/harness/$name.sh" \
+		>"$L/harness/$name.txt" 2>&1; then
 		echo "CHECK FAIL harness:$name: qemu-run exited 0"
-	elif grep -q "^qemu-run: .*$want" "$L/harness-$name.out"; then
+	elif grep -q "^qemu-run: .*$want" "$L/harness/$name.txt"; then
 		echo "CHECK PASS harness:$name"
 	else
 		echo "CHECK FAIL harness:$name: no '$want' from qemu-run"
 	fi
 }
-quick="kunit.enable=0 trace_event="
-{
-	harness_case timeout 'TIMEOUT after 5s (the console was silent for the last [0-9]\+s)' 'sleep 600' --timeout 5 --append "$quick"
-	harness_case panic 'guest panicked' 'true' --timeout 120 \
-		--append "$quick rdinit=/nonexistent"
-	harness_case lost-console 'guest died/lost console' 'poweroff -f' \
-		--timeout 120 --append "$quick"
-} >"$L/harness.log"
-cat "$L/harness.log"
-
-# KUnit suites run at every boot of the dynamic kernel: count them once.
-nokunit="--append kunit.enable=0"
-
-# The guest suites are independent single-threaded QEMU processes: run two
-# at a time (this machine has 2 cores; -icount keeps every verdict
-# independent of the load), longest first.  Each job writes only its own
-# files under $L.
-slots=2
-running=0
-job() { # run "$@" in the background, at most $slots at once
-	if [ "$running" -ge "$slots" ]; then
-		wait -n
-		running=$((running - 1))
-	fi
-	"$@" &
-	running=$((running + 1))
+harness_suite() {
+	local quick="kunit.enable=0 trace_event="
+	{
+		harness_case timeout 'TIMEOUT after 5s (the console was silent for the last [0-9]\+s)' \
+			'sleep 600' --timeout 5 --append "$quick"
+		harness_case panic 'guest panicked' 'true' --timeout 120 \
+			--append "$quick rdinit=/nonexistent"
+		harness_case lost-console 'guest died/lost console' 'poweroff -f' \
+			--timeout 120 --append "$quick"
+		harness_case script-exit 'guest script exited 3 ' 'exit 3' \
+			--timeout 120 --append "$quick"
+	} >"$L/harness.log"
+	cat "$L/harness.log"
 }
 
-# the offsets the guest accepted for kprobes, against objdump
-kprobes_job() { # KOBJ NAME
-	guest "$1" "$2" 900 "$top/guest/tests/kprobes.sh" $nokunit
-	"$top/harness/kprobe-offsets.py" "$L/$2.log" "$1/vmlinux" >"$L/$2-offsets.log" 2>&1
-	grep -E '^CHECK FAIL' "$L/$2-offsets.log"
+# kprobes.sh, then the offsets the guest accepted checked against objdump
+kprobes_suite() { # NAME VARIANT
+	guest "$1" "$2" 900 kprobes.sh $nokunit
+	post kp-host-offsets "$1-offsets" "$top/harness/kprobe-offsets.py" "$L/$1.log" \
+		"$B/kobj-$2/vmlinux"
 }
 
 # trace-cmd in the guest.  Its recordings are reported again on the host,
@@ -106,14 +179,14 @@ kprobes_job() { # KOBJ NAME
 # loopback) to the host's `trace-cmd listen`: our host build, whose listener
 # lets its readers drain their connection instead of stopping them a fixed
 # second after the client's close (userspace/trace-cmd/patches/trace-cmd/).
-trace_cmd_job() {
+trace_cmd_suite() { # NAME VARIANT
 	local tc_port tc_listen
 	tc_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	mkdir -p "$L/listen"
 	(cd "$L/listen" && exec "$top/build/trace-cmd/host/bin/trace-cmd" listen -p "$tc_port" -d "$L/listen" -l "$L/listen/listen.log") &
 	tc_listen=$!
 	(export QEMU_EXTRA="-netdev user,id=net0 -device virtio-net-device,netdev=net0"
-	 guest "$dyn" trace-cmd 900 "$top/guest/tests/trace-cmd.sh" --append "kunit.enable=0 tc.listen=$tc_port")
+	 guest "$1" "$2" 900 trace-cmd.sh --append "kunit.enable=0 tc.listen=$tc_port")
 	# The listener forks a child per client, which writes the trace.dat
 	# once the client is done: give it time to finish (a loaded host is
 	# slow) before the listener goes.
@@ -123,72 +196,51 @@ trace_cmd_job() {
 	done
 	kill "$tc_listen" 2>/dev/null
 	wait "$tc_listen" 2>/dev/null
-	"$top/harness/trace-cmd-host.sh" "$L/trace-cmd.log" "$L/trace-cmd" \
-		"$top/build/trace-cmd/host/bin/trace-cmd" "$L/listen" >"$L/trace-cmd-host.log" 2>&1
-	grep -E '^CHECK FAIL' "$L/trace-cmd-host.log"
+	post tc-host "$1-host" "$top/harness/trace-cmd-host.sh" "$L/$1.log" "$L/$1" \
+		"$top/build/trace-cmd/host/bin/trace-cmd" "$L/listen"
 }
 
-# a corrupted call site: ftrace_bug() warns once and turns ftrace off
-ftrace_bug_job() {
-	STRICT='' guest "$dyn" ftrace-bug 600 "$top/guest/tests/ftrace-bug.sh" $nokunit
-}
-
-pfe_bug_job() {
-	STRICT='' guest "$pfe" pfe-ftrace-bug 600 "$top/guest/tests/ftrace-bug.sh" $nokunit
+# A corrupted call site: ftrace_bug() warns once and turns ftrace off.  The
+# console is read to the end: that one WARNING, and nothing else.
+ftrace_bug_suite() { # NAME VARIANT
+	STRICT="--strict --expect-warning ftrace_bug" \
+		guest "$1" "$2" 600 ftrace-bug.sh $nokunit
 }
 
 # lockdep watching the suites that lock and switch the most
-lockdep_job() { # SUITE TIMEOUT
-	guest "$lockdep" "lockdep-$1" "$2" "$top/guest/tests/lockdep.sh" \
-		--append "kunit.enable=0 locks.suite=$1"
+lockdep_suite() { # NAME VARIANT SUITE TIMEOUT
+	guest "$1" "$2" "$4" lockdep.sh --append "kunit.enable=0 locks.suite=$3"
 }
 
-job guest "$dyn" ftracetest 3600 "$top/guest/tests/ftracetest.sh" $nokunit
-job guest "$static" static-ftracetest 3600 "$top/guest/tests/ftracetest.sh"
-# the longest boot: the storm on the lockdep kernel
-job lockdep_job storm 2400
-# the entry-hook cases (fprobe, tprobe, direct calls) need the pfe kernel
-job guest "$pfe" pfe-ftracetest 3600 "$top/guest/tests/ftracetest.sh" $nokunit
-# a tracing storm under load (~2 min of guest time) on the pfe kernel, with
-# fprobe and tracepoint-probe cycles too (the lockdep storm covers the
-# mcount sites); garbage writes, a non-root user.  Its wall time is its
-# guest time (-icount) over the CPU share it gets: ~560 s on an idle
-# machine, 873-904 s with 2/3 of a core.  A run left with half a core
-# (another session's build: with sched autogroup, nice 19 does not hold
-# back a process in another session) once ran past its old 1200 s limit.
-# The hang guard is 2400 s, like the lockdep storm's: a slow run passes, a
-# hang still fails
-job guest "$pfe" pfe-storm 2400 "$top/guest/tests/storm.sh" $nokunit
-job trace_cmd_job
-job guest "$dyn" foundation 600 "$top/guest/tests/foundation.sh"
-job guest "$dyn" dynamic 1200 "$top/guest/tests/dynamic.sh" $nokunit
-job kprobes_job "$dyn" kprobes
-job guest "$dyn" function 900 "$top/guest/tests/function.sh" $nokunit
-job guest "$dyn" syscalls 600 "$top/guest/tests/syscalls.sh" $nokunit
-job guest "$dyn" stack-profile 600 "$top/guest/tests/stack-profile.sh" $nokunit
-job guest "$dyn" badinput 600 "$top/guest/tests/badinput.sh" $nokunit
-job guest "$dyn" access 600 "$top/guest/tests/access.sh" $nokunit
-job guest "$dyn" perf 600 "$top/guest/tests/perf.sh" $nokunit
-job guest "$static" static 900 "$top/guest/tests/static.sh"
-job guest "$static" static-stack-profile 600 "$top/guest/tests/stack-profile.sh"
-job lockdep_job dynamic 1200
-job lockdep_job kprobes 1200
-job lockdep_job foundation 600
-job lockdep_job function 900
-job ftrace_bug_job
-# without frame pointers, on patchable function entries (KUnit counted here
-# too: kprobes at entries go through ftrace)
-job guest "$pfe" pfe-function 900 "$top/guest/tests/function.sh"
-job guest "$pfe" pfe-dynamic 1200 "$top/guest/tests/dynamic.sh" $nokunit
-job pfe_bug_job
-job guest "$pfe" pfe-fprobe 600 "$top/guest/tests/fprobe.sh" $nokunit
-job kprobes_job "$pfe" pfe-kprobes
-# uprobe and uretprobe events on a user program (every kernel has them; the
-# pfe kernel runs them, and lockdep watches them)
-job guest "$pfe" pfe-uprobes 600 "$top/guest/tests/uprobes.sh" $nokunit
-job lockdep_job uprobes 600
+# Run the selected suites, two at a time; note each unit they produce.
+slots=2
+running=0
+units=()
+suite() { # NAME VARIANT FUNCTION [ARGS]
+	local name=$1 variant=$2 fn=$3
+	shift 3
+	selected "$name" || return 0
+	units+=("$name")
+	case $fn in
+	kprobes_suite) units+=("$name-offsets"); set -- "$variant" ;;
+	trace_cmd_suite) units+=("$name-host"); set -- "$variant" ;;
+	ftrace_bug_suite) set -- "$variant" ;;
+	lockdep_suite) set -- "$variant" "$@" ;;
+	guest) set -- "$variant" "$@" ;;
+	*) "$fn"; return ;;          # host and harness: at once, alone
+	esac
+	if [ "$running" -ge "$slots" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+	"$fn" "$name" "$@" &
+	running=$((running + 1))
+}
+suites
 wait
 
 echo
-python3 "$top/harness/results.py" summarize "$L"/*.log "$L"/*.boot | tee "$L/summary.txt"
+units_csv=$(IFS=,; echo "${units[*]}")
+python3 "$top/harness/results.py" summarize --expect "$top/harness/expect" \
+	--units "$units_csv" "$L"/*.log "$L"/*.out | tee "$L/summary.txt"
 exit "${PIPESTATUS[0]}"

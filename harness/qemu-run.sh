@@ -3,7 +3,8 @@
 # qemu-run.sh: the one place where the m68k guest is booted.
 #
 #   qemu-run.sh --kernel VMLINUX --initrd INITRAMFS [--timeout SECS]
-#               [--log FILE] [--strict] [--icount] [--append "CMDLINE"] SCRIPT
+#               [--log FILE] [--strict [--expect-warning FUNC]] [--icount]
+#               [--append "CMDLINE"] SCRIPT
 #   qemu-run.sh --kernel VMLINUX --initrd INITRAMFS [--append "CMDLINE"] --interactive
 #
 # SCRIPT is appended to the initramfs as /harness/run.sh and run as root by
@@ -11,7 +12,9 @@
 # console goes to stdout and to the log (default: a temporary file).
 # Exit status: the script's status; 124 on timeout (default 600 s); 1 when
 # the guest ended without the marker, and with --strict when the console
-# shows any of STRICT_PATTERNS.  Extra QEMU options come from $QEMU_EXTRA.
+# shows any of STRICT_PATTERNS.  --expect-warning FUNC: the console must
+# show exactly one warning report ("cut here" to "end trace") whose WARNING
+# line names FUNC; that report is exempt from STRICT_PATTERNS.  Extra QEMU options come from $QEMU_EXTRA.
 # --icount: guest time counts guest instructions (1 ns each; idle time is
 # skipped) and the goldfish clock runs on that virtual clock, so what the
 # guest measures does not depend on how busy the host is.
@@ -34,6 +37,7 @@ STRICT_PATTERNS=(
 
 usage() { sed -n 's/^#   //p' "$0" >&2; exit 2; }
 kernel='' initrd='' timeout=600 log='' strict='' append='' script='' interactive='' icount=''
+warning=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=${2:?}; shift 2 ;;
@@ -42,6 +46,7 @@ while [ $# -gt 0 ]; do
 	--log) log=${2:?}; shift 2 ;;
 	--append) append=${2:?}; shift 2 ;;
 	--strict) strict=1; shift ;;
+	--expect-warning) warning=${2:?}; shift 2 ;;
 	--icount) icount=1; shift ;;
 	--interactive) interactive=1; shift ;;
 	-*) echo "$me: unknown option $1" >&2; usage ;;
@@ -55,6 +60,7 @@ fi
 [ -f "$kernel" ] || die "no kernel at $kernel"
 [ -f "$initrd" ] || die "no initramfs at $initrd"
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout wants seconds, got '$timeout'"
+[ -z "$warning" ] || [ -n "$strict" ] || die "--expect-warning goes with --strict"
 
 # QEMU_EXTRA is split on blanks on purpose.
 # shellcheck disable=SC2206
@@ -116,11 +122,31 @@ else
 fi
 
 if [ -n "$strict" ]; then
+	# the expected warning's own report is cut out of what is checked
+	awk -v want="$warning" '
+		/------------\[ cut here \]/ { n = 0; held = 1 }
+		held { block[n++] = $0
+		       if ($0 ~ /---\[ end trace/) { flush(); held = 0 }
+		       next }
+		{ print }
+		function flush(  i, exempt) {
+			exempt = 0
+			for (i = 0; i < n; i++)
+				if (want != "" && block[i] ~ ("WARNING: .* " want "[+ ]")) exempt = 1
+			if (exempt) { print "EXPECTED-WARNING" > "/dev/stderr"; return }
+			for (i = 0; i < n; i++) print block[i]
+		}
+		END { if (held) flush() }' "$log" >"$tmp/checked" 2>"$tmp/expected"
 	pats=()
 	for p in "${STRICT_PATTERNS[@]}"; do pats+=(-e "$p"); done
-	if grep -nF "${pats[@]}" "$log" >"$tmp/strict"; then
+	if grep -nF "${pats[@]}" "$tmp/checked" >"$tmp/strict"; then
 		head -n 40 "$tmp/strict" >&2
 		echo "$me: --strict: the console shows $(wc -l <"$tmp/strict") kernel problem line(s) (above${keep:+; log: $log})" >&2
+		rc=1
+	fi
+	nwarn=$(grep -c . "$tmp/expected" || true)
+	if [ -n "$warning" ] && [ "$nwarn" -ne 1 ]; then
+		echo "$me: --strict: $nwarn warning reports in $warning, expected exactly 1" >&2
 		rc=1
 	fi
 fi
