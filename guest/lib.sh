@@ -39,6 +39,47 @@ workload() {
 	done
 }
 
+# healthy: a workload whose results are known (fork, exec, pipes, a
+# computation) gives them, and the function tracer still records.  Fails,
+# saying why, when either is wrong; leaves the nop tracer current.
+healthy() {
+	_h_sum=$(seq 1 3000 | awk '{ s += $1 } END { print s }')
+	[ "$_h_sum" = 4501500 ] || { echo "healthy: seq|awk gave '$_h_sum'"; return 1; }
+	_h_n=$(dd if=/dev/zero bs=4096 count=16 2>/dev/null | cat | wc -c)
+	[ "$_h_n" = 65536 ] || { echo "healthy: 64 KiB through a pipe came out as $_h_n"; return 1; }
+	[ -r /proc/self/stat ] || { echo "healthy: no /proc/self/stat"; return 1; }
+	echo >$T/trace
+	echo 1 >$T/tracing_on
+	echo function >$T/current_tracer || { echo "healthy: function tracer refused"; return 1; }
+	ls /proc >/dev/null
+	echo 0 >$T/tracing_on            # (a change of tracer clears the buffer)
+	_h_n=$(grep -vc '^#' $T/trace)
+	echo nop >$T/current_tracer
+	echo 1 >$T/tracing_on
+	[ "$_h_n" -gt 0 ] || { echo "healthy: the function tracer recorded nothing"; return 1; }
+}
+
+# switch_tracers N: N rounds of function -> function_graph -> nop on all
+# functions; prints how many rounds had all three writes accepted.
+switch_tracers() {
+	_ok=0 _i=0
+	while [ $_i -lt "$1" ]; do
+		echo function >$T/current_tracer &&
+			echo function_graph >$T/current_tracer &&
+			echo nop >$T/current_tracer && _ok=$((_ok + 1))
+		_i=$((_i + 1))
+	done 2>/dev/null
+	echo nop >$T/current_tracer 2>/dev/null
+	echo $_ok
+}
+
+# absent REGEX FILE: FILE is readable and has no line matching REGEX (ERE)
+# (a negated grep alone would pass on a missing file).
+absent() {
+	[ -r "$2" ] || { echo "absent: cannot read $2"; return 1; }
+	! grep -qE "$1" "$2"
+}
+
 # Is SYMBOL a text symbol in the running kernel (or a loaded module)?
 is_kernel_text() {
 	grep -q " [tTwW] $1\$\| [tTwW] $1	" /proc/kallsyms

@@ -74,7 +74,7 @@ check fp-fprobe-entry "$(hits fpw 'cnt=777') entries with cnt=777, not >= 3" \
 check fp-fprobe-return "$(hits fpwr 'ret=777') returns with ret=777, not >= 3" \
 	[ "$(hits fpwr 'ret=777')" -ge 3 ]
 echo >$D
-check fp-fprobe-removed "dynamic_events not empty: $(cat $D)" sh -c "! grep -q . $D"
+check fp-fprobe-removed "dynamic_events not empty: $(cat $D)" absent . $D
 
 # tracepoint probe on a built-in tracepoint
 echo 't:tpexec sched_process_exec' >>$D
@@ -105,13 +105,13 @@ echo 0 >$T/events/tracepoints/tpmod/enable
 dmesg >/tmp/dmesg.before
 # the removal that warned and oopsed (or hung) before patch 0026
 echo >$D
-check fp-tprobe-removed "tpmod still defined: $(cat $D)" sh -c "! grep -q tpmod $D"
+check fp-tprobe-removed "tpmod still defined: $(cat $D)" absent tpmod $D
 dmesg >/tmp/dmesg.after
 check fp-tprobe-no-warning "the removal printed a warning" \
 	sh -c "! diff /tmp/dmesg.before /tmp/dmesg.after | grep -qE 'WARNING|BUG|Oops'"
 # event_mutex is free again: a new event can be defined and removed
 echo 'p:after vfs_read' >>$D && echo '-:kprobes/after' >>$D
-check fp-after-tprobe "cannot define an event after the removal" sh -c "! grep -q . $D"
+check fp-after-tprobe "cannot define an event after the removal" absent . $D
 
 # direct calls: the samples
 direct_load() { # MODULE [SECONDS]: load, let it run, keep the trace
@@ -160,7 +160,7 @@ check fp-direct-none-left "a direct sample still loaded: $(grep ftrace_direct /p
 
 # afterwards: nothing left enabled, tracing still works
 check fp-nothing-enabled "enabled_functions: $(head -n 3 $T/enabled_functions)" \
-	sh -c "! grep -q . $T/enabled_functions"
+	absent . $T/enabled_functions
 echo vfs_write >$T/set_ftrace_filter
 echo function >$T/current_tracer
 echo >$T/trace

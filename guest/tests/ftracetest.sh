@@ -8,7 +8,7 @@
 # PASS, from the case's own log, so the results list says why.
 log=/tmp/ftracetest-logs
 rm -rf $log
-cd /opt/ftrace || exit 1
+cd /opt/ftrace || { echo "CHECK FAIL ftracetest:setup: no /opt/ftrace in the initramfs"; exit 1; }
 ./ftracetest -k -l $log "$@"
 rc=$?
 for f in "$log"/*-log.*; do

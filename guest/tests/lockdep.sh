@@ -28,7 +28,7 @@ if [ -f "/harness/tests/$suite.sh" ]; then
 	sh "/harness/tests/$suite.sh"
 	status=$?
 else
-	echo "lockdep.sh: no suite '$suite'"
+	fail locks-suite "no suite '$suite' (locks.suite= on the command line)"
 	status=1
 fi
 grep -E 'lock-classes|direct dependencies|dependency chains|stack-trace entries' /proc/lockdep_stats

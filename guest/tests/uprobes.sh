@@ -121,7 +121,7 @@ echo 0 >$T/events/uprobes/enable
 # (count now: once an event is gone, its entries in the buffer have no format)
 before=$(grep -c ' add3: ' $T/trace)
 echo >$U
-check up-removed "uprobe_events not empty: $(cat $U)" sh -c "! grep -q . $U"
+check up-removed "uprobe_events not empty: $(cat $U)" absent . $U
 st=0
 for p in $p1 $p2; do wait $p || st=$((st + 1)); done
 check up-removed-run "$st of 2 processes failed after the events went" [ $st -eq 0 ]
