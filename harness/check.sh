@@ -110,7 +110,7 @@ mkdir -p "$L"
 # guest NAME VARIANT TIMEOUT SCRIPT [ARGS for qemu-run]: one boot running
 # guest/tests/SCRIPT.  (STRICT: qemu-run's console rule, see ftrace-bug.)
 guest() {
-	local name=$1 kobj=$B/kobj-$2 timeout=$3 script=$top/guest/tests/$4 status
+	local name=$1 kobj=$B/kobj-$2 timeout=$3 script=$top/guest/tests/$4
 	shift 4
 	"$top/harness/stage.sh" "check:$name" \
 		"$top/harness/qemu-run.sh" --kernel "$kobj/vmlinux" \
@@ -216,30 +216,28 @@ lockdep_suite() { # NAME VARIANT SUITE TIMEOUT
 slots=2
 running=0
 units=()
-suite() { # NAME VARIANT FUNCTION [ARGS]
-	local name=$1 variant=$2 fn=$3
-	shift 3
+suite() { # NAME VARIANT FUNCTION [ARGS]: FUNCTION NAME VARIANT [ARGS]
+	local name=$1 fn=$3
 	selected "$name" || return 0
 	units+=("$name")
 	case $fn in
-	kprobes_suite) units+=("$name-offsets"); set -- "$variant" ;;
-	trace_cmd_suite) units+=("$name-host"); set -- "$variant" ;;
-	ftrace_bug_suite) set -- "$variant" ;;
-	lockdep_suite) set -- "$variant" "$@" ;;
-	guest) set -- "$variant" "$@" ;;
-	*) "$fn"; return ;;          # host and harness: at once, alone
+	kprobes_suite) units+=("$name-offsets") ;;
+	trace_cmd_suite) units+=("$name-host") ;;
+	host_suite|harness_suite) "$fn"; return ;;   # at once, alone
 	esac
 	if [ "$running" -ge "$slots" ]; then
 		wait -n
 		running=$((running - 1))
 	fi
-	"$fn" "$name" "$@" &
+	set -- "$1" "$2" "${@:4}"
+	"$fn" "$@" &
 	running=$((running + 1))
 }
 suites
 wait
 
 echo
+shopt -s nullglob
 units_csv=$(IFS=,; echo "${units[*]}")
 python3 "$top/harness/results.py" summarize --expect "$top/harness/expect" \
 	--units "$units_csv" "$L"/*.log "$L"/*.out | tee "$L/summary.txt"

@@ -389,6 +389,15 @@ def unit_of(path):
     return base
 
 
+def by_unit(cases, units=()):
+    """OrderedDict unit -> its cases (units first, even without a case)."""
+    out = OrderedDict((u, []) for u in units)
+    for c in cases:
+        if c.source:
+            out.setdefault(unit_of(c.source), []).append(c)
+    return out
+
+
 def case_word(c):
     return {'ok': 'PASS', 'not ok': 'FAIL'}.get(c.result, c.result)
 
@@ -494,16 +503,12 @@ def expect_file(expect_dir, unit):
 def check_expectations(cases, expect_dir, units=()):
     """Failed cases of suite "expect" for every difference; also sets each
     case's expected reason (Case.expected) for the report."""
-    by_unit = OrderedDict((u, []) for u in units)
-    for c in cases:
-        if c.source:
-            by_unit.setdefault(unit_of(c.source), []).append(c)
     out = []
 
     def fail(msg):
         out.append(Case('expect', msg, FAIL, 'FAIL'))
 
-    for unit, ucases in by_unit.items():
+    for unit, ucases in by_unit(cases, units).items():
         path = expect_file(expect_dir, unit)
         if not ucases:
             fail(f'{unit}: no case in its logs (did it run?)')
@@ -527,12 +532,8 @@ def check_expectations(cases, expect_dir, units=()):
 def update_expect(expect_dir, cases):
     """Rewrite each unit's expectation file to what cases show; return a
     list of the changes."""
-    by_unit = OrderedDict()
-    for c in cases:
-        if c.source:
-            by_unit.setdefault(unit_of(c.source), []).append(c)
     changes = []
-    for unit, ucases in by_unit.items():
+    for unit, ucases in by_unit(cases).items():
         path = expect_file(expect_dir, unit)
         try:
             with open(path, encoding='utf-8') as f:
