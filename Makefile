@@ -5,6 +5,7 @@
 #   make run      build everything, boot the guest, run the tracing demo
 #   make check    build everything, run all test suites, print "N passed, N failed"
 #   make check SUITES=a,b   only those suites (shell patterns), on their kernels
+#   make results  docs/results.md from the last make check (and make bench)
 #   make shell    boot the guest to an interactive root shell
 #   make guest SCRIPT=file.sh   run a host script as root inside the guest
 #   make bench    tracing overhead figures (build/bench/table.md)
@@ -65,7 +66,7 @@ PERF      := $(B)/perf
 # userspace/trace-cmd/SHA256SUMS).
 TRACE_CMD_SRC ?= $(if $(wildcard $(CURDIR)/../shared/src),$(CURDIR)/../shared/src)
 
-.PHONY: run check bench bench-calls profile shell guest record deps tree kernel initramfs guest-bin \
+.PHONY: run check results bench bench-calls profile shell guest record deps tree kernel initramfs guest-bin \
 	trace-cmd perf clean FORCE series am-check checkpatch series-check bisect-build defconfigs
 
 deps:
@@ -141,6 +142,15 @@ check:
 	@variants=$$(harness/check.sh --variants); \
 	for v in $$variants; do $(MAKE) --no-print-directory initramfs VARIANT=$$v; done
 	@harness/check.sh $(B)
+
+# docs/results.md from the last `make check` (and `make bench`, if run).
+results:
+	@test -f $(B)/logs/check/results.md || { echo "make results: no $(B)/logs/check/results.md: run make check" >&2; exit 1; }
+	@mkdir -p docs
+	@{ cat $(B)/logs/check/results.md; \
+	   if [ -f $(B)/bench/table.md ]; then printf '\n# Results of `make bench`\n\n'; cat $(B)/bench/table.md; fi; \
+	 } >docs/results.md
+	@echo "make results: docs/results.md written; review and commit it"
 
 # The five benchmark kernels (see FRAGS_*), then harness/bench.sh.
 bench:

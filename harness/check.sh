@@ -21,7 +21,8 @@
 # offsets against objdump, trace-cmd reports on the host) has a second
 # unit, SUITE-offsets or SUITE-host, and the post-processor's exit status
 # is a check too.
-# Logs: build/logs/check/<unit>.log (console), <suite>.out (harness).
+# Logs: build/logs/check/<unit>.log (console), <suite>.out (harness); the
+# summary in summary.txt and results.md (`make results` commits the latter).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 mode=run
@@ -239,6 +240,11 @@ wait
 echo
 shopt -s nullglob
 units_csv=$(IFS=,; echo "${units[*]}")
+about="Linux $(cat "$B/pristine/.debian-version" 2>/dev/null || echo '?') (Debian's linux-source),"
+about+=" QEMU $(qemu-system-m68k --version | sed -n 's/.*version \([^ ]*\).*/\1/p;q') virt (68040),"
+about+=" commit $(git -C "$top" describe --always --dirty 2>/dev/null || echo '?'),"
+about+=" $(date -u +%F), suites: ${SUITES:-all}."
 python3 "$top/harness/results.py" summarize --expect "$top/harness/expect" \
-	--units "$units_csv" "$L"/*.log "$L"/*.out | tee "$L/summary.txt"
+	--units "$units_csv" --markdown "$L/results.md" --about "$about" \
+	"$L"/*.log "$L"/*.out | tee "$L/summary.txt"
 exit "${PIPESTATUS[0]}"

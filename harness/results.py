@@ -47,7 +47,8 @@ CLI:
                                 anything failed or no test case was found;
                                 with --expect, each unit's cases against
                                 DIR/UNIT.expect (and each of U,... must have
-                                a log)
+                                a log); --markdown FILE also writes them
+                                as Markdown (--about: what was tested)
   results.py update-expect DIR LOG...
                                 rewrite DIR/UNIT.expect of each unit in the
                                 logs to what they show (keeping comments,
@@ -605,6 +606,45 @@ def update_expect(expect_dir, cases):
     return changes
 
 
+def markdown(cases, about=''):
+    """The results as Markdown: a suite table, the kselftest verdicts of
+    each kernel, and every case that did not pass with its reason."""
+    out = ['# Results of `make check`', '']
+    if about:
+        out += [about, '']
+    t = totals(cases)
+    out += [f'**{t[PASS]} passed, {t[FAIL]} failed, {t[SKIP]} skipped.**', '',
+            '| suite | passed | failed | skipped |', '|---|---:|---:|---:|']
+    suites = OrderedDict()
+    for c in cases:
+        suites.setdefault(c.suite, {PASS: 0, FAIL: 0, SKIP: 0})[c.verdict] += 1
+    for s, n in suites.items():
+        out.append(f'| {s} | {n[PASS]} | {n[FAIL]} | {n[SKIP]} |')
+    runs = OrderedDict()
+    for c in cases:
+        if c.suite == 'ftracetest':
+            words = runs.setdefault(unit_of(c.source), OrderedDict())
+            words[c.result] = words.get(c.result, 0) + 1
+    if runs:
+        out += ['', '## kselftest ftrace, per kernel', '',
+                '| run | ' + ' | '.join(FTRACE_VERDICTS) + ' |',
+                '|---|' + '---:|' * len(FTRACE_VERDICTS)]
+        for unit, words in runs.items():
+            out.append(f'| {unit} | ' +
+                       ' | '.join(str(words.get(w, 0)) for w in FTRACE_VERDICTS) + ' |')
+    for verdict, title in ((FAIL, 'Failed'), (SKIP, 'Skipped, with the reason')):
+        rows = [c for c in cases if c.verdict == verdict]
+        if not rows:
+            continue
+        out += ['', f'## {title}', '', '| where | case | result | reason |',
+                '|---|---|---|---|']
+        for c in rows:
+            why = c.expected or c.reason
+            cell = lambda x: x.replace('|', '\\|')  # noqa: E731
+            out.append(f'| {unit_of(c.source)} | {cell(c.name)} | {c.result} | {cell(why)} |')
+    return '\n'.join(out) + '\n'
+
+
 UNITTEST_START = re.compile(r'^(\w+) \(([\w.]+)\)')
 UNITTEST_STATUS = re.compile(
     r'(?:^|\.\.\. )(ok|FAIL|ERROR|expected failure|unexpected success|skipped (.*))$')
@@ -654,6 +694,8 @@ def main(argv=None):
     s = sub.add_parser('summarize', help='summarize console logs')
     s.add_argument('--expect', metavar='DIR', help='expectation files')
     s.add_argument('--units', default='', help='units that must have run')
+    s.add_argument('--markdown', metavar='FILE', help='also write the results as Markdown')
+    s.add_argument('--about', default='', help='a line for the Markdown: what was tested')
     s.add_argument('logs', nargs='+', metavar='LOG')
     e = sub.add_parser('update-expect', help='expectations from logs')
     e.add_argument('dir', metavar='DIR')
@@ -669,6 +711,9 @@ def main(argv=None):
             cases += check_expectations(cases, args.expect, units)
         elif args.units:
             ap.error('--units goes with --expect')
+        if args.markdown:
+            with open(args.markdown, 'w', encoding='utf-8') as f:
+                f.write(markdown(cases, args.about))
         return report(cases)
     if args.cmd == 'update-expect':
         changes = update_expect(args.dir, parse_files(args.logs))

@@ -472,6 +472,21 @@ class ExpectTest(unittest.TestCase):
         self.assertIn('FAIL expect: s: missing b (expected PASS)', out)
         self.assertIn('1 passed, 1 failed, 0 skipped', out)
 
+    def test_markdown(self):
+        log = self.write('ft.log', ftrace_log([f'[1] Needs SMP{T}[UNRESOLVED]',
+                                               f'[2] Basic|pipe{T}[PASS]'],
+                                              dict(passed=1, unresolved=1)))
+        self.expect('ft', 'UNRESOLVED ftracetest:Needs SMP -- the 680x0 has one CPU\n'
+                    'PASS ftracetest:Basic|pipe\n')
+        cases = results.parse_files([log])
+        cases += results.check_expectations(cases, self.exp, ['ft'])
+        md = results.markdown(cases, 'Linux x on y')
+        self.assertIn('Linux x on y\n', md)
+        self.assertIn('**1 passed, 0 failed, 1 skipped.**', md)
+        self.assertIn('| ft | 1 | 0 | 0 | 0 | 0 | 1 | 0 | 0 |', md)
+        self.assertIn('| ft | [1] Needs SMP | UNRESOLVED | the 680x0 has one CPU |', md)
+        self.assertNotIn('## Failed', md)
+
     def test_update_then_check(self):
         log = self.write('s.log', 'CHECK PASS a\nCHECK SKIP b: no thing\nCHECK PASS c\n')
         self.expect('s', '# kept comment\nSKIP b -- our reason\nPASS gone\n')
