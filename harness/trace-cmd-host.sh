@@ -42,7 +42,7 @@ same() {
 	elif ! diff -u "$rep" "$mine" >"$mine.diff"; then
 		echo "CHECK FAIL $label:$name: the report differs from the guest's ($(grep -c '^[-+][^-+]' "$mine.diff") lines, see $mine.diff)"
 	else
-		echo "CHECK PASS $label:$name ($(grep -c '\[[0-9]*\] ' "$rep") events)"
+		echo "CHECK PASS $label:$name: $(grep -c '\[[0-9]*\] ' "$rep") events"
 	fi
 }
 
@@ -82,7 +82,7 @@ if [ -n "$listen" ]; then
 		else
 			calls=$(grep -c 'sys_enter_getppid:' "$out/listen.$label")
 			if [ "$calls" -ge 100 ]; then
-				echo "CHECK PASS $label:listen ($calls getppid calls)"
+				echo "CHECK PASS $label:listen: $calls getppid calls"
 			else
 				echo "CHECK FAIL $label:listen: $calls getppid calls in $dat, want >= 100"
 			fi
