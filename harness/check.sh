@@ -17,10 +17,10 @@
 # boot (harness/qemu-run.sh --strict --icount: guest time counts guest
 # instructions, so no verdict depends on host load); the boot is a check of
 # its own (boot:SUITE, results.py reads it from SUITE.out), passed only when
-# the script exited 0 with a console free of WARNING/BUG/Oops.  A suite with a host post-processor (kprobes
-# offsets against objdump, trace-cmd reports on the host) has a second
-# unit, SUITE-offsets or SUITE-host, and the post-processor's exit status
-# is a check too.
+# the script exited 0 with a console free of WARNING/BUG/Oops.  A suite
+# with a host post-processor (kprobes offsets against objdump, trace-cmd
+# reports on the host) has a second unit, SUITE-offsets or SUITE-host, and
+# the post-processor's exit status is a check too.
 # Logs: build/logs/check/<unit>.log (console), <suite>.out (harness); the
 # summary in summary.txt and results.md (`make results` commits the latter).
 set -uo pipefail
