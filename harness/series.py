@@ -296,12 +296,17 @@ def build_commits(repo, gitdir, base, series, by_patch):
     return head
 
 
-def readme_figures(readme_text):
-    """The make check result and the benchmark targets, as the README states them."""
-    m = re.search(r'^`make check` from a fresh clone.*?(?=\n\n)', readme_text, re.M | re.S)
-    if not m:
-        raise SeriesError('README.md: no "`make check` from a fresh clone" paragraph')
-    check = re.sub(r'\*\*|`', '', ' '.join(m.group(0).split()))   # plain text for a mail
+RESULTS = 'docs/results.md'
+
+
+def cover_figures(readme_text, results_text):
+    """The make check result (from the generated results file) and the benchmark targets."""
+    about = re.search(r'^# Results of `make check`\n\n(.+)\n\n\*\*(.+?)\*\*$', results_text, re.M)
+    if not about:
+        raise SeriesError('%s: no "# Results of `make check`" header, about line and total '
+                          '(make results writes it)' % RESULTS)
+    check = 'make check: %s (%s)' % (about.group(2).rstrip('.'), about.group(1).rstrip('.'))
+    check = re.sub(r'`', '', check)
     m = re.search(r'^Targets:\n\n((?:\* .*\n)+)', readme_text, re.M)
     if not m:
         raise SeriesError('README.md: no "Targets:" list in the Benchmarks section')
@@ -332,8 +337,8 @@ def write_series(repo, gitdir, base, head, outdir):
     files = sorted(f for f in os.listdir(outdir) if f.endswith('.patch'))
     with open(os.path.join(repo, COVER)) as f:
         template = f.read()
-    with open(os.path.join(repo, 'README.md')) as f:
-        figures = readme_figures(f.read())
+    with open(os.path.join(repo, 'README.md')) as f, open(os.path.join(repo, RESULTS)) as r:
+        figures = cover_figures(f.read(), r.read())
     figures['BASE'] = git(gitdir, 'log', '-1', '--format=%s', base).strip()
     subject, blurb = fill_cover(template, figures)
     cover = os.path.join(outdir, '0000-cover-letter.patch')

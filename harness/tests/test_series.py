@@ -53,15 +53,23 @@ PATCH_B = textwrap.dedent("""\
 README = textwrap.dedent("""\
     # x
 
-    `make check` from a fresh clone on 2026-11-22: **3 passed, 0 failed,
-    0 skipped**, in 1 min.
-
     Targets:
 
     * one
     * two
 
     more
+    """)
+
+
+RESULTS = textwrap.dedent("""\
+    # Results of `make check`
+
+    Linux 6.12.1 (Debian's linux-source), commit abc, 2026-11-22, suites: all.
+
+    **3 passed, 0 failed, 0 skipped.**
+
+    | suite |
     """)
 
 
@@ -155,9 +163,9 @@ class PatchHeaderTest(unittest.TestCase):
             series.parse_patch(PATCH_A.replace('\n---\n', '\n'), 'p.patch')
 
     def test_cover_letter(self):
-        figs = series.readme_figures(README)
-        self.assertEqual(figs['CHECK'], 'make check from a fresh clone on 2026-11-22: '
-                         '3 passed, 0 failed, 0 skipped, in 1 min.')
+        figs = series.cover_figures(README, RESULTS)
+        self.assertEqual(figs['CHECK'], 'make check: 3 passed, 0 failed, 0 skipped (Linux '
+                         "6.12.1 (Debian's linux-source), commit abc, 2026-11-22, suites: all)")
         self.assertEqual(figs['BENCH'], '* one\n* two')
         subj, blurb = series.fill_cover('subj\n\nA @CHECK@\n', figs)
         self.assertEqual(subj, 'subj')
@@ -165,11 +173,14 @@ class PatchHeaderTest(unittest.TestCase):
         with self.assertRaisesRegex(series.SeriesError, 'unknown placeholder @NOPE@'):
             series.fill_cover('subj\n\n@NOPE@\n', figs)
         with self.assertRaisesRegex(series.SeriesError, 'no "Targets:" list'):
-            series.readme_figures(README.replace('Targets:', 'Goals:'))
+            series.cover_figures(README.replace('Targets:', 'Goals:'), RESULTS)
+        with self.assertRaisesRegex(series.SeriesError, 'no "# Results of'):
+            series.cover_figures(README, RESULTS.replace('**', ''))
 
-    def test_repository_readme_has_the_figures(self):
-        with open(os.path.join(TOP, 'README.md')) as f:
-            series.readme_figures(f.read())
+    def test_repository_has_the_figures(self):
+        with open(os.path.join(TOP, 'README.md')) as f, \
+                open(os.path.join(TOP, series.RESULTS)) as r:
+            series.cover_figures(f.read(), r.read())
 
 
 class FeaturesTest(unittest.TestCase):
@@ -210,6 +221,7 @@ class SeriesEndToEndTest(unittest.TestCase):
         write(os.path.join(self.repo, 'patches/cover-letter.txt'),
               'the subject\n\nThe port.\n\n@CHECK@\n\n@BENCH@\n\nBase: @BASE@\n')
         write(os.path.join(self.repo, 'README.md'), README)
+        write(os.path.join(self.repo, series.RESULTS), RESULTS)
         self.assertEqual(sh('git', 'init', '-q', self.repo).returncode, 0)
         self.assertEqual(sh('bash', SYNC, self.repo, self.pristine, self.tree).returncode, 0)
         self.gitdir = os.path.join(d, 'series.git')
