@@ -26,7 +26,25 @@ SHELL       := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
 .DEFAULT_GOAL := run
 
-B        := $(CURDIR)/build
+# KERNEL picks the tree.  6.12: Debian's linux-source-6.12 with the port as
+# it was finished there, frozen as a patch series (frozen/6.12/patches).
+# 7.3: Debian's linux-source-7.3 (experimental) with the live port, the
+# overlay files and patches/ of this repository; work in progress until it
+# passes make check, then the default.  Each kernel has its own pristine
+# tree, work tree, kernel objects and logs (build/ for 6.12, build/7.3/ for
+# 7.3); the guest userland that does not depend on the kernel is shared.
+KERNEL   ?= 6.12
+SHARED   := $(CURDIR)/build
+ifeq ($(KERNEL),6.12)
+B        := $(SHARED)
+SRC      := $(CURDIR)/frozen/6.12
+else ifeq ($(KERNEL),7.3)
+B        := $(SHARED)/7.3
+SRC      := $(CURDIR)
+else
+$(error unknown KERNEL '$(KERNEL)' (6.12 or 7.3))
+endif
+export KERNEL
 PRISTINE := $(B)/pristine
 TREE     := $(B)/linux
 VARIANT  ?= dynamic
@@ -52,14 +70,14 @@ ifeq ($(FRAGS),)
 $(error unknown VARIANT '$(VARIANT)')
 endif
 
-export PATH := $(B)/bin:$(PATH)
+export PATH := $(SHARED)/bin:$(PATH)
 KMAKE = $(MAKE) -s -C $(TREE) O=$(KOBJ) ARCH=m68k CROSS_COMPILE=m68k-linux-gnu- -j$(JOBS)
 
 VMLINUX   := $(KOBJ)/vmlinux
 INITRAMFS := $(KOBJ)/initramfs.cpio.gz
-BUSYBOX   := $(B)/busybox/busybox
-GUESTBIN  := $(B)/guest-bin
-TRACECMD  := $(B)/trace-cmd
+BUSYBOX   := $(SHARED)/busybox/busybox
+GUESTBIN  := $(SHARED)/guest-bin
+TRACECMD  := $(SHARED)/trace-cmd
 PERF      := $(B)/perf
 # Upstream tarballs of libtraceevent, libtracefs and trace-cmd, used when the
 # Debian archive does not serve their sources (checked against
@@ -71,14 +89,14 @@ TRACE_CMD_SRC ?= $(if $(wildcard $(CURDIR)/../shared/src),$(CURDIR)/../shared/sr
 
 deps:
 	@$(STAGE) deps harness/deps.sh
-	@mkdir -p $(B)/bin
-	@ln -sfn /usr/bin/m68k-linux-gnu-gcc-12 $(B)/bin/m68k-linux-gnu-gcc
+	@mkdir -p $(SHARED)/bin
+	@ln -sfn /usr/bin/m68k-linux-gnu-gcc-12 $(SHARED)/bin/m68k-linux-gnu-gcc
 
 $(PRISTINE)/Makefile: | deps
-	@$(STAGE) fetch-kernel harness/fetch-kernel.sh $(B)/dl $(PRISTINE)
+	@$(STAGE) fetch-kernel harness/fetch-kernel.sh $(SHARED)/dl $(PRISTINE) $(KERNEL)
 
 tree: $(PRISTINE)/Makefile
-	@$(STAGE) sync-tree harness/sync-tree.sh $(CURDIR) $(PRISTINE) $(TREE)
+	@$(STAGE) sync-tree harness/sync-tree.sh $(SRC) $(PRISTINE) $(TREE)
 
 # Rewritten only when the variant's list of fragments changes.
 $(KOBJ)/.fragments: FORCE
@@ -93,7 +111,7 @@ kernel: tree $(KOBJ)/.config
 	@harness/kconfig.sh --verify $(KOBJ) $(FRAGS)
 
 $(BUSYBOX): harness/build-busybox.sh | deps
-	@$(STAGE) busybox harness/build-busybox.sh $(B)/busybox
+	@$(STAGE) busybox harness/build-busybox.sh $(SHARED)/busybox
 
 # Static m68k programs from guest/src/*.c, installed in the guest's /usr/bin.
 guest-bin: | deps
@@ -165,6 +183,8 @@ SERIES     := $(B)/series
 SERIES_GIT := $(B)/series.git
 
 series: $(PRISTINE)/Makefile
+	@test "$(KERNEL)" != 6.12 || { echo "make series: the 6.12 port is frozen as its series," \
+		"frozen/6.12/patches; make series KERNEL=7.3 makes the live one" >&2; exit 1; }
 	@$(STAGE) series python3 harness/series.py make $(CURDIR) $(PRISTINE) $(SERIES_GIT) $(SERIES)
 
 am-check: series tree

@@ -32,7 +32,6 @@ case ${1:-} in
 -*|'') echo 'usage: check.sh BUILD_DIR | --variants | --list' >&2; exit 2 ;;
 *) B=$1 ;;
 esac
-L=$top/build/logs/check
 IFS=, read -r -a patterns <<<"${SUITES:-*}"
 
 # The suites, in the order they start: two at a time (the machine has 2
@@ -105,6 +104,7 @@ list) suite() { selected "$1" && echo "$1 $2"; }; suites; exit 0 ;;
 variants) suite() { selected "$1" && echo "$2"; }; suites | sort -u; exit 0 ;;
 esac
 
+L=$B/logs/check
 rm -rf "$L"
 mkdir -p "$L"
 
