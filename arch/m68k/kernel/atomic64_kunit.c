@@ -158,8 +158,8 @@ static void against_interrupts(struct kunit *test)
 	atomic64_set(&irq_run.sum, 0);
 	atomic64_set(&irq_run.flip, PAT_A);
 	irq_run.hits = 0;
-	hrtimer_init(&irq_run.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
-	irq_run.timer.function = irq_update;
+	hrtimer_setup(&irq_run.timer, irq_update, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL_HARD);
 	hrtimer_start(&irq_run.timer, ns_to_ktime(50 * NSEC_PER_USEC), HRTIMER_MODE_REL_HARD);
 	while (READ_ONCE(irq_run.hits) < IRQ_HITS && ktime_get_ns() < end) {
 		atomic64_add(TASK_ADD, &irq_run.sum);

@@ -215,14 +215,15 @@ int ftrace_disable_ftrace_graph_caller(void)
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 /*
- * Called from ftrace_graph_caller (mcount sites) or ftrace_graph_func()
- * (entry sites) with @parent pointing at the traced function's
- * return-address slot and @self_addr its call site.  If the graph core
- * accepts the entry, the function returns through return_to_handler,
- * which asks the core for the real return address.
+ * Enter the function graph for the function whose return-address slot is
+ * @parent and whose call site is @self_addr.  If the graph core accepts
+ * the entry, the function returns through return_to_handler, which asks
+ * the core for the real return address.  @fregs, the entry registers, is
+ * NULL from the mcount sites, which save none.
  */
-void prepare_ftrace_return(unsigned long *parent, unsigned long self_addr,
-			   unsigned long frame_pointer)
+static void m68k_graph_enter(unsigned long *parent, unsigned long self_addr,
+			     unsigned long frame_pointer,
+			     struct ftrace_regs *fregs)
 {
 	unsigned long old;
 
@@ -232,8 +233,16 @@ void prepare_ftrace_return(unsigned long *parent, unsigned long self_addr,
 		return;
 
 	old = *parent;
-	if (!function_graph_enter(old, self_addr, frame_pointer, parent))
+	if (!function_graph_enter_regs(old, self_addr, frame_pointer, parent,
+				       fregs))
 		*parent = (unsigned long)&return_to_handler;
+}
+
+/* called from ftrace_graph_caller (mcount sites) */
+void prepare_ftrace_return(unsigned long *parent, unsigned long self_addr,
+			   unsigned long frame_pointer)
+{
+	m68k_graph_enter(parent, self_addr, frame_pointer, NULL);
 }
 
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
@@ -248,7 +257,7 @@ void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
 	unsigned long *parent;
 
 	parent = (unsigned long *)ftrace_regs_get_stack_pointer(fregs);
-	prepare_ftrace_return(parent, ip, (unsigned long)(parent + 1));
+	m68k_graph_enter(parent, ip, (unsigned long)(parent + 1), fregs);
 }
 #endif /* CONFIG_DYNAMIC_FTRACE_WITH_ARGS */
 #endif /* CONFIG_FUNCTION_GRAPH_TRACER */

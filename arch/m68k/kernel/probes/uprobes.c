@@ -62,7 +62,7 @@ static struct arch_uprobe m68k_uprobe_tramp = {
 	.slot_len	= UPROBE_SWBP_INSN_SIZE,
 };
 
-void *arch_uprobe_trampoline(unsigned long *psize)
+void *arch_uretprobe_trampoline(unsigned long *psize)
 {
 	*psize = UPROBE_SWBP_INSN_SIZE;
 	return m68k_uprobe_tramp.ixol;
@@ -75,26 +75,28 @@ unsigned long uprobe_get_swbp_addr(struct pt_regs *regs)
 }
 
 /*
- * The breakpoint goes into a new copy of the page (uprobe_write_opcode()),
- * written through the kernel mapping.  Nothing pushes that copy out of
- * the 68040/060 copyback data cache before the task runs it, and the
+ * uprobe_write_opcode() stores the breakpoint into the task's private copy
+ * of the page through the kernel mapping.  Nothing pushes it out of the
+ * 68040/060 copyback data cache before the task runs it, and the
  * instruction cache may hold old lines of the same physical page (or, on
  * the 68020/030, of the same virtual address).  These are rare (probe
  * registration, mmap of a probed file): push and invalidate everything.
  */
-int set_swbp(struct arch_uprobe *auprobe, struct mm_struct *mm,
+int set_swbp(struct arch_uprobe *auprobe, struct vm_area_struct *vma,
 	     unsigned long vaddr)
 {
-	int ret = uprobe_write_opcode(auprobe, mm, vaddr, UPROBE_SWBP_INSN);
+	int ret = uprobe_write_opcode(auprobe, vma, vaddr, UPROBE_SWBP_INSN,
+				      true);
 
 	flush_icache();
 	return ret;
 }
 
-int set_orig_insn(struct arch_uprobe *auprobe, struct mm_struct *mm,
+int set_orig_insn(struct arch_uprobe *auprobe, struct vm_area_struct *vma,
 		  unsigned long vaddr)
 {
-	int ret = uprobe_write_opcode(auprobe, mm, vaddr, auprobe->insn[0]);
+	int ret = uprobe_write_opcode(auprobe, vma, vaddr, auprobe->insn[0],
+				      false);
 
 	flush_icache();
 	return ret;
