@@ -10,9 +10,9 @@
 # SUITES (environment, comma-separated shell patterns, default: all) picks
 # the suites, e.g. SUITES=foundation,pfe-kprobes or SUITES='lockdep-*'.
 #
-# Every suite is one unit of harness/expect/: its log must show exactly the
+# Every suite is one unit of harness/expect/KERNEL/: its log must show exactly the
 # checks, self tests, KUnit cases and kselftest verdicts listed in
-# harness/expect/SUITE.expect (results.py --expect), so a check that goes
+# harness/expect/KERNEL/SUITE.expect (results.py --expect), so a check that goes
 # missing, appears or changes verdict fails the run.  A guest suite is one
 # boot (harness/qemu-run.sh --strict --icount: guest time counts guest
 # instructions, so no verdict depends on host load); the boot is a check of
@@ -33,17 +33,26 @@ case ${1:-} in
 *) B=$1 ;;
 esac
 IFS=, read -r -a patterns <<<"${SUITES:-*}"
+# KERNEL (environment, from the Makefile): 6.12 or 7.3.
+KERNEL=${KERNEL:-6.12}
 
 # The suites, in the order they start: two at a time (the machine has 2
 # cores; -icount keeps every verdict independent of the load), longest
 # first.  nokunit: KUnit suites run at every boot of a KUnit kernel; they
 # are counted on the boots that do not turn them off.
 nokunit="--append kunit.enable=0"
+# static CMD...: a suite of the DYNAMIC_FTRACE=n kernel.  Since 7.3,
+# DYNAMIC_FTRACE has no prompt: an architecture with dynamic ftrace has no
+# mcount-only kernel, so these run on 6.12 only.
+static() {
+	[ "$KERNEL" = 6.12 ] || return 0
+	"$@"
+}
 suites() {
 	suite host dynamic host_suite
 	suite harness dynamic harness_suite
 	suite ftracetest dynamic guest 3600 ftracetest.sh $nokunit
-	suite static-ftracetest static guest 3600 ftracetest.sh
+	static suite static-ftracetest static guest 3600 ftracetest.sh
 	suite lockdep-storm lockdep lockdep_suite storm 2400
 	suite pfe-ftracetest pfe guest 3600 ftracetest.sh $nokunit
 	# ~560 s of wall time on an idle machine; a hang still fails at 2400 s
@@ -58,8 +67,8 @@ suites() {
 	suite badinput dynamic guest 600 badinput.sh $nokunit
 	suite access dynamic guest 600 access.sh $nokunit
 	suite perf dynamic guest 600 perf.sh $nokunit
-	suite static static guest 900 static.sh
-	suite static-stack-profile static guest 600 stack-profile.sh
+	static suite static static guest 900 static.sh
+	static suite static-stack-profile static guest 600 stack-profile.sh
 	suite lockdep-dynamic lockdep lockdep_suite dynamic 1200
 	suite lockdep-kprobes lockdep lockdep_suite kprobes 1200
 	suite lockdep-foundation lockdep lockdep_suite foundation 600
@@ -244,7 +253,7 @@ about="Linux $(cat "$B/pristine/.debian-version" 2>/dev/null || echo '?') (Debia
 about+=" QEMU $(qemu-system-m68k --version | sed -n 's/.*version \([^ ]*\).*/\1/p;q') virt (68040),"
 about+=" commit $(git -C "$top" describe --always --dirty 2>/dev/null || echo '?'),"
 about+=" $(date -u +%F), suites: ${SUITES:-all}."
-python3 "$top/harness/results.py" summarize --expect "$top/harness/expect" \
+python3 "$top/harness/results.py" summarize --expect "$top/harness/expect/$KERNEL" \
 	--units "$units_csv" --markdown "$L/results.md" --about "$about" \
 	"$L"/*.log "$L"/*.out | tee "$L/summary.txt"
 exit "${PIPESTATUS[0]}"
