@@ -69,6 +69,13 @@ FRAGS         := $(foreach f,$(FRAGS_$(VARIANT)),configs/$(f).config)
 ifeq ($(FRAGS),)
 $(error unknown VARIANT '$(VARIANT)')
 endif
+FRAGS         += $(wildcard configs/kernel-$(KERNEL).config)
+# 7.3's DYNAMIC_FTRACE has no prompt: with dynamic ftrace selected by the
+# architecture there is no mcount-only kernel.
+ifeq ($(KERNEL)-$(VARIANT),7.3-static)
+$(error there is no DYNAMIC_FTRACE=n kernel on 7.3 (use KERNEL=6.12))
+endif
+BENCH_VARIANTS := plain fp $(if $(filter 6.12,$(KERNEL)),static) dynamic pfe
 
 export PATH := $(SHARED)/bin:$(PATH)
 KMAKE = $(MAKE) -s -C $(TREE) O=$(KOBJ) ARCH=m68k CROSS_COMPILE=m68k-linux-gnu- -j$(JOBS)
@@ -172,7 +179,7 @@ results:
 
 # The five benchmark kernels (see FRAGS_*), then harness/bench.sh.
 bench:
-	@for v in plain fp static dynamic pfe; do \
+	@for v in $(BENCH_VARIANTS); do \
 		$(MAKE) --no-print-directory initramfs VARIANT=$$v; done
 	@$(STAGE) bench harness/bench.sh $(B)
 

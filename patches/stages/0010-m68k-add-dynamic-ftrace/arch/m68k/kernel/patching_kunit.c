@@ -175,8 +175,8 @@ static void inflight_site_hit_from_interrupt(struct kunit *test)
 	reset_site(test);
 	init_completion(&irq_run.done);
 	irq_run.hits = -1;
-	hrtimer_init(&irq_run.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
-	irq_run.timer.function = run_site_from_irq;
+	hrtimer_setup(&irq_run.timer, run_site_from_irq, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL_HARD);
 	KUNIT_ASSERT_EQ(test, m68k_patch_begin(site(), call, sizeof(call)), 0);
 	hrtimer_start(&irq_run.timer, ms_to_ktime(2), HRTIMER_MODE_REL_HARD);
 	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&irq_run.done, HZ), 0);
