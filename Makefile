@@ -161,12 +161,25 @@ shell: initramfs
 # The kernels the suites need (dynamic ftrace, DYNAMIC_FTRACE=n, dynamic
 # ftrace with lockdep, patchable entries without frame pointers), then the
 # suites.  SUITES=a,b (shell patterns) runs only those, on only their kernels.
+# A plain `make check` runs every suite on the default kernel and
+# CHECK_OTHER_SUITES on the other one, and sums both up in one summary;
+# with KERNEL= or SUITES= it runs only that kernel.
 SUITES ?=
-check: export SUITES := $(SUITES)
+OTHER_KERNEL := $(if $(filter 6.12,$(KERNEL)),7.3,6.12)
+CHECK_OTHER_SUITES ?=
+ifeq ($(origin KERNEL)$(SUITES),file)
+CHECK_RUNS := $(KERNEL):all $(if $(CHECK_OTHER_SUITES),$(OTHER_KERNEL):$(CHECK_OTHER_SUITES))
+else
+CHECK_RUNS := $(KERNEL):$(or $(SUITES),all)
+endif
 check:
-	@variants=$$(harness/check.sh --variants); \
-	for v in $$variants; do $(MAKE) --no-print-directory initramfs VARIANT=$$v; done
-	@harness/check.sh $(B)
+	@for run in $(CHECK_RUNS); do k=$${run%%:*}; s=$${run#*:}; [ "$$s" != all ] || s=; \
+		for v in $$(SUITES=$$s KERNEL=$$k harness/check.sh --variants); do \
+			$(MAKE) --no-print-directory initramfs KERNEL=$$k VARIANT=$$v; done; done
+	@dirs=; for run in $(CHECK_RUNS); do k=$${run%%:*}; s=$${run#*:}; \
+		[ "$$s" != all ] || s=; d=$(SHARED); [ $$k = 6.12 ] || d=$(SHARED)/$$k; \
+		SUITES=$$s KERNEL=$$k harness/check.sh --run $$d; dirs="$$dirs $$d"; done; \
+		harness/check.sh --summary $$dirs
 
 # docs/results.md from the last `make check` (and `make bench`, if run).
 results:

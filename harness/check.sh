@@ -21,17 +21,50 @@
 # with a host post-processor (kprobes offsets against objdump, trace-cmd
 # reports on the host) has a second unit, SUITE-offsets or SUITE-host, and
 # the post-processor's exit status is a check too.
-# Logs: build/logs/check/<unit>.log (console), <suite>.out (harness); the
-# summary in summary.txt and results.md (`make results` commits the latter).
+# Logs: BUILD_DIR/logs/check/<unit>.log (console), <suite>.out (harness);
+# the summary in summary.txt and results.md (`make results` commits the
+# latter).
+#
+#   check.sh --run BUILD_DIR    the suites only (the summary comes later)
+#   check.sh --summary BUILD_DIR...
+#                               one summary of the runs of several kernels
+#                               (written to the first one's logs)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+usage='usage: check.sh BUILD_DIR | --run BUILD_DIR | --summary BUILD_DIR... | --variants | --list'
 mode=run
 case ${1:-} in
 --variants) mode=variants ;;
 --list) mode=list ;;
--*|'') echo 'usage: check.sh BUILD_DIR | --variants | --list' >&2; exit 2 ;;
+--run) mode=suites; B=${2:?$usage} ;;
+--summary) mode=summary; shift; [ $# -gt 0 ] || { echo "$usage" >&2; exit 2; } ;;
+-*|'') echo "$usage" >&2; exit 2 ;;
 *) B=$1 ;;
 esac
+
+# summary BUILD_DIR...: one results.py summary of the runs in each
+# BUILD_DIR/logs/check (their units, kernel and about line were written by
+# the run), each against the expectations of its kernel.
+summary() {
+	local first=$1/logs/check d l args=()
+	for d in "$@"; do
+		l=$d/logs/check
+		[ -f "$l/units" ] || { echo "check.sh: no run in $l" >&2; return 2; }
+		[ ${#args[@]} -eq 0 ] || args+=(--and)
+		args+=(--about "$(cat "$l/about")" --expect "$top/harness/expect/$(cat "$l/kernel")"
+			--units "$(cat "$l/units")")
+		args+=("$l"/*.log "$l"/*.out)
+	done
+	echo
+	python3 "$top/harness/results.py" summarize --markdown "$first/results.md" "${args[@]}" |
+		tee "$first/summary.txt"
+	return "${PIPESTATUS[0]}"
+}
+if [ $mode = summary ]; then
+	shopt -s nullglob
+	summary "$@"
+	exit
+fi
 IFS=, read -r -a patterns <<<"${SUITES:-*}"
 # KERNEL (environment, from the Makefile): 6.12 or 7.3.
 KERNEL=${KERNEL:-6.12}
@@ -246,14 +279,12 @@ suite() { # NAME VARIANT FUNCTION [ARGS]: FUNCTION NAME VARIANT [ARGS]
 suites
 wait
 
-echo
 shopt -s nullglob
-units_csv=$(IFS=,; echo "${units[*]}")
+(IFS=,; echo "${units[*]}") >"$L/units"
+echo "$KERNEL" >"$L/kernel"
 about="Linux $(cat "$B/pristine/.debian-version" 2>/dev/null || echo '?') (Debian's linux-source),"
 about+=" QEMU $(qemu-system-m68k --version | sed -n 's/.*version \([^ ]*\).*/\1/p;q') virt (68040),"
 about+=" commit $(git -C "$top" describe --always --dirty 2>/dev/null || echo '?'),"
 about+=" $(date -u +%F), suites: ${SUITES:-all}."
-python3 "$top/harness/results.py" summarize --expect "$top/harness/expect/$KERNEL" \
-	--units "$units_csv" --markdown "$L/results.md" --about "$about" \
-	"$L"/*.log "$L"/*.out | tee "$L/summary.txt"
-exit "${PIPESTATUS[0]}"
+echo "$about" >"$L/about"
+[ $mode = suites ] || summary "$B"

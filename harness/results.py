@@ -49,6 +49,12 @@ CLI:
                                 DIR/UNIT.expect (and each of U,... must have
                                 a log); --markdown FILE also writes them
                                 as Markdown (--about: what was tested)
+  results.py summarize GROUP --and GROUP ...
+                                several kernels in one summary: each GROUP
+                                is [--about A] --expect DIR --units U LOG...
+                                of one kernel, checked against its own DIR;
+                                an expectation failure names the kernel
+                                (DIR's last component); one totals line
   results.py update-expect DIR LOG...
                                 rewrite DIR/UNIT.expect of each unit in the
                                 logs to what they show (keeping comments,
@@ -688,6 +694,40 @@ def unittest_checks(text, prefix='host'):
     return out
 
 
+def summarize_groups(ap, argv):
+    """summarize, for one or several groups of logs separated by --and."""
+    groups, cur = [], []
+    for a in argv[1:]:
+        if a == '--and':
+            groups.append(cur)
+            cur = []
+        else:
+            cur.append(a)
+    groups.append(cur)
+    cases, abouts, md = [], [], None
+    for g in groups:
+        args = ap.parse_args(['summarize'] + g)
+        gcases = parse_files(args.logs)
+        if args.expect:
+            units = [u for u in args.units.split(',') if u]
+            exp = check_expectations(gcases, args.expect, units)
+            if len(groups) > 1:
+                label = os.path.basename(os.path.normpath(args.expect))
+                for c in exp:
+                    c.name = f'{label}/{c.name}'
+            gcases += exp
+        elif args.units:
+            ap.error('--units goes with --expect')
+        cases += gcases
+        md = md or args.markdown
+        if args.about:
+            abouts.append(args.about)
+    if md:
+        with open(md, 'w', encoding='utf-8') as f:
+            f.write(markdown(cases, '\n\n'.join(abouts)))
+    return report(cases)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     sub = ap.add_subparsers(dest='cmd', required=True)
@@ -703,18 +743,12 @@ def main(argv=None):
     u = sub.add_parser('from-unittest', help='unittest -v output to CHECK lines')
     u.add_argument('file', nargs='?', help='default: stdin')
     u.add_argument('--prefix', default='host')
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ['summarize'] and '--and' in argv:
+        return summarize_groups(ap, argv)
     args = ap.parse_args(argv)
     if args.cmd == 'summarize':
-        cases = parse_files(args.logs)
-        if args.expect:
-            units = [u for u in args.units.split(',') if u]
-            cases += check_expectations(cases, args.expect, units)
-        elif args.units:
-            ap.error('--units goes with --expect')
-        if args.markdown:
-            with open(args.markdown, 'w', encoding='utf-8') as f:
-                f.write(markdown(cases, args.about))
-        return report(cases)
+        return summarize_groups(ap, argv)
     if args.cmd == 'update-expect':
         changes = update_expect(args.dir, parse_files(args.logs))
         for line in changes:

@@ -472,6 +472,23 @@ class ExpectTest(unittest.TestCase):
         self.assertIn('FAIL expect: s: missing b (expected PASS)', out)
         self.assertIn('1 passed, 1 failed, 0 skipped', out)
 
+    def test_cli_groups_one_per_kernel(self):
+        """Two kernels in one summary, each against its own expectations."""
+        for k in ('6.12', '7.3'):
+            os.makedirs(os.path.join(self.exp, k))
+            with open(os.path.join(self.exp, k, 's.expect'), 'w') as f:
+                f.write('PASS a\nPASS b\n')
+            os.makedirs(os.path.join(self.dir, k))
+        old = self.write(os.path.join('6.12', 's.log'), 'CHECK PASS a\nCHECK PASS b\n')
+        new = self.write(os.path.join('7.3', 's.log'), 'CHECK PASS a\n')
+        rc, out = run_cli(['summarize', '--expect', os.path.join(self.exp, '7.3'),
+                           '--units', 's', new, '--and',
+                           '--expect', os.path.join(self.exp, '6.12'), '--units', 's', old])
+        self.assertEqual(rc, 1)
+        self.assertIn('FAIL expect: 7.3/s: missing b (expected PASS)', out)
+        self.assertNotIn('6.12/s', out)
+        self.assertTrue(out.rstrip().endswith('3 passed, 1 failed, 0 skipped'), out)
+
     def test_markdown(self):
         log = self.write('ft.log', ftrace_log([f'[1] Needs SMP{T}[UNRESOLVED]',
                                                f'[2] Basic|pipe{T}[PASS]'],
