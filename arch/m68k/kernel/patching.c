@@ -37,7 +37,7 @@
 #include <linux/linkage.h>
 #include <linux/types.h>
 #include <asm/ptrace.h>
-#include <asm/text-patching.h>
+#include <linux/text-patching.h>
 
 enum m68k_emul { EMUL_NONE, EMUL_SKIP, EMUL_JUMP, EMUL_CALL };
 

@@ -12,7 +12,7 @@
 #include <linux/completion.h>
 #include <linux/ftrace.h>
 #include <linux/hrtimer.h>
-#include <asm/text-patching.h>
+#include <linux/text-patching.h>
 
 static int kunit_hits;
 

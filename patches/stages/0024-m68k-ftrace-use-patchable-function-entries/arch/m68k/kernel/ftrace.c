@@ -11,7 +11,7 @@
 #include <linux/sched.h>
 #include <linux/stop_machine.h>
 #include <linux/uaccess.h>
-#include <asm/text-patching.h>
+#include <linux/text-patching.h>
 
 #ifdef CONFIG_DYNAMIC_FTRACE
 /*

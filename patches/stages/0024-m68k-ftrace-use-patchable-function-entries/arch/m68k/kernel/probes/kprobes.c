@@ -29,7 +29,7 @@
 #include <linux/kdebug.h>
 #include <linux/uaccess.h>
 #include <asm/sections.h>
-#include <asm/text-patching.h>
+#include <linux/text-patching.h>
 #include "decode-insn.h"
 
 #define M68K_SR_T1	0x8000
