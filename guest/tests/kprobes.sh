@@ -36,7 +36,10 @@ echo >$KE
 want=$(workload_digest)
 
 # --- every offset of hot functions, all enabled together
-FUNCS="vfs_read vfs_write pipe_read pipe_write do_sys_openat2 kernel_clone"
+# pipe(2)'s read and write: pipe_read/pipe_write on 6.12, anon_pipe_* on 7.3
+pipe=pipe
+grep -q ' anon_pipe_read$' /proc/kallsyms && pipe=anon_pipe
+FUNCS="vfs_read vfs_write ${pipe}_read ${pipe}_write do_sys_openat2 kernel_clone"
 total=0
 for f in $FUNCS; do
 	size=$(fn_size $f)
