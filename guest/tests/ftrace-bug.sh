@@ -45,7 +45,7 @@ check fb-expected "no ' expected: $exp' (the no-op that was there)" \
 	grep -qE "expected: +$exp" /tmp/dmesg
 check fb-warning "not exactly one WARNING, in ftrace_bug" \
 	sh -c "[ \$(grep -c 'WARNING:' /tmp/dmesg) = 1 ] &&
-		grep -q 'WARNING: .* kernel/trace/ftrace.c:[0-9]* ftrace_bug' /tmp/dmesg"
+		grep -qE 'WARNING: (.* )?kernel/trace/ftrace.c:[0-9]* (at )?ftrace_bug' /tmp/dmesg"
 check fb-no-crash "BUG/Oops on the console" \
 	sh -c "! grep -qE 'BUG:|Oops|Unable to handle|Kernel panic' /tmp/dmesg"
 
