@@ -9,6 +9,10 @@
 log=/tmp/ftracetest-logs
 rm -rf $log
 cd /opt/ftrace || { echo "CHECK FAIL ftracetest:setup: no /opt/ftrace in the initramfs"; exit 1; }
+# Kernel messages below warnings stay off the console during the run: a
+# module a case loads (trace-events-sample: "Starting thread for ...")
+# would otherwise print into the middle of a case's result line.
+dmesg -n 5
 ./ftracetest -k -l $log "$@"
 rc=$?
 for f in "$log"/*-log.*; do
