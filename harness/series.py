@@ -301,11 +301,14 @@ RESULTS = 'docs/results.md'
 
 def cover_figures(readme_text, results_text):
     """The make check result (from the generated results file) and the benchmark targets."""
-    about = re.search(r'^# Results of `make check`\n\n(.+)\n\n\*\*(.+?)\*\*$', results_text, re.M)
+    # one about line per kernel the run covered, then the total
+    about = re.search(r'^# Results of `make check`\n\n((?:.+\n\n)+?)\*\*(.+?)\*\*$',
+                      results_text, re.M)
     if not about:
         raise SeriesError('%s: no "# Results of `make check`" header, about line and total '
                           '(make results writes it)' % RESULTS)
-    check = 'make check: %s (%s)' % (about.group(2).rstrip('.'), about.group(1).rstrip('.'))
+    abouts = '; '.join(a.rstrip('.') for a in about.group(1).split('\n\n') if a)
+    check = 'make check: %s (%s)' % (about.group(2).rstrip('.'), abouts)
     check = re.sub(r'`', '', check)
     m = re.search(r'^Targets:\n\n((?:\* .*\n)+)', readme_text, re.M)
     if not m:

@@ -177,6 +177,15 @@ class PatchHeaderTest(unittest.TestCase):
         with self.assertRaisesRegex(series.SeriesError, 'no "# Results of'):
             series.cover_figures(README, RESULTS.replace('**', ''))
 
+    def test_cover_letter_two_kernels(self):
+        two = RESULTS.replace("suites: all.\n", "suites: all.\n\nLinux 7.3 (Debian's "
+                              "linux-source), commit abc, 2026-11-22, suites: function.\n")
+        self.assertNotEqual(two, RESULTS)
+        self.assertEqual(series.cover_figures(README, two)['CHECK'],
+                         "make check: 3 passed, 0 failed, 0 skipped (Linux 6.12.1 (Debian's "
+                         "linux-source), commit abc, 2026-11-22, suites: all; Linux 7.3 "
+                         "(Debian's linux-source), commit abc, 2026-11-22, suites: function)")
+
     def test_repository_has_the_figures(self):
         with open(os.path.join(TOP, 'README.md')) as f, \
                 open(os.path.join(TOP, series.RESULTS)) as r:
