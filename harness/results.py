@@ -744,11 +744,9 @@ def main(argv=None):
     u.add_argument('file', nargs='?', help='default: stdin')
     u.add_argument('--prefix', default='host')
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ['summarize'] and '--and' in argv:
+    if argv[:1] == ['summarize']:
         return summarize_groups(ap, argv)
     args = ap.parse_args(argv)
-    if args.cmd == 'summarize':
-        return summarize_groups(ap, argv)
     if args.cmd == 'update-expect':
         changes = update_expect(args.dir, parse_files(args.logs))
         for line in changes:
