@@ -85,13 +85,14 @@ INITRAMFS := $(KOBJ)/initramfs.cpio.gz
 BUSYBOX   := $(SHARED)/busybox/busybox
 GUESTBIN  := $(SHARED)/guest-bin
 TRACECMD  := $(SHARED)/trace-cmd
+GNUTOOLS  := $(SHARED)/gnu-tools
 PERF      := $(B)/perf
 # Upstream tarballs of libtraceevent, libtracefs and trace-cmd, used when the
 # Debian archive does not serve their sources (checked against
 # userspace/trace-cmd/SHA256SUMS).
 TRACE_CMD_SRC ?= $(if $(wildcard $(CURDIR)/../shared/src),$(CURDIR)/../shared/src)
 
-.PHONY: run check results bench bench-calls profile shell guest record deps tree kernel initramfs guest-bin \
+.PHONY: run check results bench bench-calls profile shell guest record deps tree kernel initramfs guest-bin gnu-tools \
 	trace-cmd perf clean FORCE series am-check checkpatch series-check bisect-build defconfigs
 
 deps:
@@ -133,9 +134,13 @@ trace-cmd: | deps
 perf: trace-cmd tree
 	@$(STAGE) perf harness/build-perf.sh $(TREE) $(PERF) $(TRACECMD)
 
-initramfs: kernel $(BUSYBOX) guest-bin trace-cmd perf
+# GNU awk and readelf for the kselftest cases busybox cannot serve.
+gnu-tools: | deps
+	@$(STAGE) gnu-tools harness/build-gnu-tools.sh $(GNUTOOLS)
+
+initramfs: kernel $(BUSYBOX) guest-bin gnu-tools trace-cmd perf
 	@$(STAGE) initramfs harness/mkinitramfs.sh $(KOBJ) $(BUSYBOX) $(TREE) $(INITRAMFS) \
-		$(GUESTBIN) $(TRACECMD)/m68k/bin $(PERF)/bin
+		$(GUESTBIN) $(GNUTOOLS)/bin $(TRACECMD)/m68k/bin $(PERF)/bin
 
 run: initramfs
 	@$(STAGE) demo harness/qemu-run.sh --kernel $(VMLINUX) --initrd $(INITRAMFS) \

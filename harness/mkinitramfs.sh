@@ -6,10 +6,12 @@
 #   /init, /harness/*   the repo's guest/ directory (/init = guest/init)
 #   /bin/busybox        + applet symlinks; /bin/sh is a real copy of busybox
 #   /lib/modules        KOBJ/modroot/lib/modules, when the kernel has modules
-#   /opt/ftrace         TREE/tools/testing/selftests/ftrace, unmodified
+#   /opt/ftrace         TREE/tools/testing/selftests/ftrace, unmodified, and
+#                       the programs its Makefile generates (poll), static
 #   /etc                passwd, group (several groups), hosts
 #   /usr/bin            the programs in each BINDIR (harness/build-guest-bin.sh,
-#                       harness/build-trace-cmd.sh)
+#                       harness/build-trace-cmd.sh, ...); they replace busybox
+#                       applets of the same name (awk by GNU awk)
 #
 # The tree is staged in KOBJ/initramfs-root and packed with the kernel's
 # gen_init_cpio, so every entry is owned by root and /dev/console and
@@ -100,7 +102,22 @@ else
 fi
 
 cp -a "$selftests" opt/ftrace
+# The suite's TEST_GEN_FILES, built by its own Makefile (lib.mk).
+gen_out=$kobj/kselftest-ftrace
+rm -rf "$gen_out"
+mkdir -p "$gen_out"
+make -s -C "$selftests" ARCH=m68k CROSS_COMPILE=m68k-linux-gnu- CC=m68k-linux-gnu-gcc-12 \
+	LDFLAGS=-static OUTPUT="$gen_out" >"$gen_out.log" 2>&1 ||
+	die "building the ftrace selftests' programs failed (log: $gen_out.log)"
+for f in "$gen_out"/*; do
+	[ -f "$f" ] || continue
+	m68k-linux-gnu-strip -o "opt/ftrace/$(basename "$f")" "$f"
+done
 for d in "${bindirs[@]}"; do
+	for f in "$d"/*; do
+		[ -e "$f" ] || [ -L "$f" ] || continue
+		rm -f "usr/bin/$(basename "$f")"
+	done
 	cp -a "$d/." usr/bin/
 done
 cp -a "$guest/." harness/
