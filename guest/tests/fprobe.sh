@@ -76,6 +76,37 @@ check fp-fprobe-return "$(hits fpwr 'ret=777') returns with ret=777, not >= 3" \
 echo >$D
 check fp-fprobe-removed "dynamic_events not empty: $(cat $D)" absent . $D
 
+# A return through a frame fprobe never entered (patch 0033): a task sleeps
+# in hrtimer_nanosleep, entered under function_graph with the function in
+# set_graph_notrace (its frame has the tracer's fgraph index bit and no
+# data).  After 15 more function_graph registrations, fgraph's LRU of 16
+# indices gives that index to fprobe, whose return handler is then called
+# for the sleeper's frame.
+echo hrtimer_nanosleep >$T/set_graph_notrace
+echo function_graph >$T/current_tracer
+sleep 5 &
+sleeper=$!
+sleep 1
+echo nop >$T/current_tracer
+echo >$T/set_graph_notrace
+for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+	echo function_graph >$T/current_tracer
+	echo nop >$T/current_tracer
+done
+dmesg >/tmp/dmesg.before
+echo 'f:fpstale vfs_write%return ret=$retval:s32' >>$D
+echo >$T/trace
+echo 1 >$T/events/fprobes/fpstale/enable
+wait $sleeper
+dd777
+echo 0 >$T/events/fprobes/fpstale/enable
+dmesg >/tmp/dmesg.after
+check fp-fprobe-stale-frame "a return through the sleeper's frame warned" \
+	sh -c "! diff /tmp/dmesg.before /tmp/dmesg.after | grep -qE 'WARNING|BUG|Oops'"
+check fp-fprobe-stale-after "$(hits fpstale 'ret=777') returns with ret=777 after it, not >= 3" \
+	[ "$(hits fpstale 'ret=777')" -ge 3 ]
+echo >$D
+
 # tracepoint probe on a built-in tracepoint
 echo 't:tpexec sched_process_exec' >>$D
 echo >$T/trace
