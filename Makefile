@@ -16,33 +16,34 @@
 #   make profile  instructions per function of one traced getppid() call
 #                 (build/profile/table.md)
 #   make series   the port as a git format-patch series (build/series/)
-#   make series-check   git am of the series = build/linux, feature tables, checkpatch
+#   make series-check   git am of the series = build/7.3/linux, feature tables, checkpatch
 #   make bisect-build   every step of the series builds vmlinux (slow)
 #   make defconfigs     every m68k defconfig, pristine vs series (very slow)
 #
-# Every step is incremental; build products and logs live in build/.
+# Every target takes KERNEL=7.3 (default) or KERNEL=6.12.  Every step is
+# incremental; build products and logs live in build/ (build/KERNEL/ for a
+# kernel's own).
 
 SHELL       := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
 .DEFAULT_GOAL := run
 
-# KERNEL picks the tree.  6.12: Debian's linux-source-6.12 with the port as
-# it was finished there, frozen as a patch series (frozen/6.12/patches).
-# 7.3: Debian's linux-source-7.3 (experimental) with the live port, the
-# overlay files and patches/ of this repository; work in progress until it
-# passes make check, then the default.  Each kernel has its own pristine
-# tree, work tree, kernel objects and logs (build/ for 6.12, build/7.3/ for
-# 7.3); the guest userland that does not depend on the kernel is shared.
-KERNEL   ?= 6.12
+# KERNEL picks the tree.  7.3 (the default): Debian's linux-source-7.3
+# (experimental) with the live port, the overlay files and patches/ of this
+# repository.  6.12: Debian's linux-source-6.12 with the port as it was
+# finished there, frozen as a patch series (frozen/6.12/patches).  Each
+# kernel has its own pristine tree, work tree, kernel objects and logs in
+# build/KERNEL/; the guest userland that does not depend on the kernel is
+# shared (build/busybox, build/trace-cmd, ...).
+KERNEL   ?= 7.3
 SHARED   := $(CURDIR)/build
-ifeq ($(KERNEL),6.12)
-B        := $(SHARED)
-SRC      := $(CURDIR)/frozen/6.12
-else ifeq ($(KERNEL),7.3)
-B        := $(SHARED)/7.3
+B        := $(SHARED)/$(KERNEL)
+ifeq ($(KERNEL),7.3)
 SRC      := $(CURDIR)
+else ifeq ($(KERNEL),6.12)
+SRC      := $(CURDIR)/frozen/6.12
 else
-$(error unknown KERNEL '$(KERNEL)' (6.12 or 7.3))
+$(error unknown KERNEL '$(KERNEL)' (7.3 or 6.12))
 endif
 export KERNEL
 PRISTINE := $(B)/pristine
@@ -171,9 +172,10 @@ shell: initramfs
 # with KERNEL= or SUITES= it runs only that kernel.
 SUITES ?=
 OTHER_KERNEL := $(if $(filter 6.12,$(KERNEL)),7.3,6.12)
-# Until 7.3 is the default: the suites of 7.3's dynamic kernel that pass
-# there in full (tracers and graph, foundation, kprobes on every offset).
-CHECK_OTHER_SUITES ?= function,foundation,kprobes
+# What a plain `make check` runs on 6.12 beside everything on 7.3: its
+# kernels build and boot (dynamic, pfe), the tracers and graph, the
+# foundation, kprobes on every offset, uprobes.
+CHECK_OTHER_SUITES ?= function,foundation,kprobes,pfe-uprobes
 ifeq ($(origin KERNEL)$(SUITES),file)
 CHECK_RUNS := $(KERNEL):all $(if $(CHECK_OTHER_SUITES),$(OTHER_KERNEL):$(CHECK_OTHER_SUITES))
 else
@@ -184,7 +186,7 @@ check:
 		for v in $$(SUITES=$$s KERNEL=$$k harness/check.sh --variants); do \
 			$(MAKE) --no-print-directory initramfs KERNEL=$$k VARIANT=$$v; done; done
 	@dirs=; for run in $(CHECK_RUNS); do k=$${run%%:*}; s=$${run#*:}; \
-		[ "$$s" != all ] || s=; d=$(SHARED); [ $$k = 6.12 ] || d=$(SHARED)/$$k; \
+		[ "$$s" != all ] || s=; d=$(SHARED)/$$k; \
 		SUITES=$$s KERNEL=$$k harness/check.sh --run $$d; dirs="$$dirs $$d"; done; \
 		harness/check.sh --summary $$dirs
 
@@ -197,11 +199,11 @@ results:
 	 } >docs/results.md
 	@echo "make results: docs/results.md written; review and commit it"
 
-# The five benchmark kernels (see FRAGS_*), then harness/bench.sh.
+# The benchmark kernels (BENCH_VARIANTS, see FRAGS_*), then harness/bench.sh.
 bench:
 	@for v in $(BENCH_VARIANTS); do \
 		$(MAKE) --no-print-directory initramfs VARIANT=$$v; done
-	@$(STAGE) bench harness/bench.sh $(B)
+	@BENCH_VARIANTS="$(BENCH_VARIANTS)" $(STAGE) bench harness/bench.sh $(B)
 
 # The upstream form of the port: patches/series as commits on a git import
 # of the pristine tree, each also adding the overlay files patches/overlay-map
@@ -211,7 +213,7 @@ SERIES_GIT := $(B)/series.git
 
 series: $(PRISTINE)/Makefile
 	@test "$(KERNEL)" != 6.12 || { echo "make series: the 6.12 port is frozen as its series," \
-		"frozen/6.12/patches; make series KERNEL=7.3 makes the live one" >&2; exit 1; }
+		"frozen/6.12/patches; make series (KERNEL=7.3) makes the live one" >&2; exit 1; }
 	@$(STAGE) series python3 harness/series.py make $(CURDIR) $(PRISTINE) $(SERIES_GIT) $(SERIES)
 
 am-check: series tree

@@ -184,7 +184,11 @@ def render_calls(d):
 
 def collect(d):
     data = {'samples': {}, 'figures': {}, 'sizes': {}}
-    for k in KERNELS:
+    # static (DYNAMIC_FTRACE=n) exists on 6.12 only
+    kernels = [k for k in KERNELS
+               if k != 'static' or os.path.exists(os.path.join(d, f'{k}.log'))]
+    data['kernels'] = kernels
+    for k in kernels:
         samples, figures = parse_log(os.path.join(d, f'{k}.log'))
         if not samples:
             raise BenchError(f'{k}.log: no BENCH lines')
@@ -230,13 +234,14 @@ def render(data, previous=None):
            'QEMU virt 68040, `-icount shift=0,sleep=off`: 1 ns of guest time',
            'is one guest instruction.  Median of the repetitions (spread =',
            '(max - min) / median); ratio against the plain kernel, tracing off.', '']
-    for k in KERNELS:
+    kernels = data.get('kernels', KERNELS)
+    for k in kernels:
         out.append(f'* **{k}**: {KERNEL_TEXT[k]}')
     out += ['', '| workload | state | kernel | median | spread | ratio |',
             '|---|---|---|---:|---:|---:|']
     for wl, wl_text in WORKLOADS.items():
         for state in STATES:
-            for k in KERNELS:
+            for k in kernels:
                 vals = s[k].get((state, wl))
                 if not vals:
                     continue
@@ -247,7 +252,7 @@ def render(data, previous=None):
 
     out += ['', '| figure | value |', '|---|---:|']
     sz = data['sizes']
-    for k in KERNELS:
+    for k in kernels:
         if k in sz:
             grow = (sz[k][0] / sz['plain'][0] - 1) * 100 if 'plain' in sz else 0
             out.append(f'| vmlinux text, {k} | {sz[k][0]:,} bytes ({pct(grow)}) |')

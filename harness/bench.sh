@@ -48,7 +48,8 @@ fi
 [ -f "$out/results.json" ] && mv "$out/results.json" "$out/previous.json"
 rm -f "$out"/*.log "$out"/*.out "$out/sizes.txt"
 
-for v in plain fp static dynamic pfe; do
+# BENCH_VARIANTS (from the Makefile): 7.3 has no static (DYNAMIC_FTRACE=n) kernel.
+for v in ${BENCH_VARIANTS:-plain fp static dynamic pfe}; do
 	[ -f "$b/kobj-$v/vmlinux" ] || { echo "bench: no kernel $b/kobj-$v/vmlinux" >&2; exit 1; }
 	boot "$v" "$v" "$top/guest/bench/bench.sh"
 	m68k-linux-gnu-size "$b/kobj-$v/vmlinux" | awk -v v="$v" 'NR == 2 { print v, $1, $2, $3 }' \

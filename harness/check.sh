@@ -66,8 +66,8 @@ if [ $mode = summary ]; then
 	exit
 fi
 IFS=, read -r -a patterns <<<"${SUITES:-*}"
-# KERNEL (environment, from the Makefile): 6.12 or 7.3.
-KERNEL=${KERNEL:-6.12}
+# KERNEL (environment, from the Makefile): 7.3 or 6.12.
+export KERNEL=${KERNEL:-7.3}
 
 # The suites, in the order they start: two at a time (the machine has 2
 # cores; -icount keeps every verdict independent of the load), longest

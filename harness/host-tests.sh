@@ -4,7 +4,7 @@
 # (harness/tests/test_*.py) and write one "CHECK PASS|FAIL|SKIP host:Class.test"
 # line per test case to LOG (default build/logs/host-tests.log), for
 # `results.py summarize`.  The raw unittest output goes next to it (.raw).
-# VMLINUX (default build/kobj-dynamic/vmlinux) is the kernel the instruction
+# VMLINUX (default build/KERNEL/kobj-dynamic/vmlinux, KERNEL 7.3 by default) is the kernel the instruction
 # decoder is checked against (test_decode_insn.py).  Exit 1 on any failure.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -12,7 +12,7 @@ log=$(realpath -m "${1:-$here/../build/logs/host-tests.log}")
 raw=${log%.log}.raw
 mkdir -p "$(dirname "$log")"
 export DECODE_INSN_VMLINUX
-DECODE_INSN_VMLINUX=$(realpath -m "${2:-$here/../build/kobj-dynamic/vmlinux}")
+DECODE_INSN_VMLINUX=$(realpath -m "${2:-$here/../build/${KERNEL:-7.3}/kobj-dynamic/vmlinux}")
 
 set +e
 PYTHONDONTWRITEBYTECODE=1 python3 -m unittest discover -v -s "$here/tests" -p 'test_*.py' >"$raw" 2>&1

@@ -9,7 +9,7 @@ its unit table, and against objdump at every instruction of a vmlinux.
 Environment:
     DECODE_INSN_VMLINUX  the vmlinux to check (host-tests.sh passes the
                          dynamic-ftrace kernel's); default
-                         build/kobj-dynamic/vmlinux when it exists
+                         build/KERNEL/kobj-dynamic/vmlinux when it exists
 """
 
 import os
@@ -26,7 +26,7 @@ OBJDUMP = 'm68k-linux-gnu-objdump'
 
 
 def vmlinux():
-    path = os.environ.get('DECODE_INSN_VMLINUX') or REPO / 'build' / 'kobj-dynamic' / 'vmlinux'
+    path = os.environ.get('DECODE_INSN_VMLINUX') or REPO / 'build' / os.environ.get('KERNEL', '7.3') / 'kobj-dynamic' / 'vmlinux'
     return Path(path) if Path(path).is_file() else None
 
 

@@ -18,7 +18,7 @@ TOOL = REPO / 'harness' / 'kprobe-offsets.py'
 
 
 def vmlinux():
-    path = os.environ.get('DECODE_INSN_VMLINUX') or REPO / 'build' / 'kobj-dynamic' / 'vmlinux'
+    path = os.environ.get('DECODE_INSN_VMLINUX') or REPO / 'build' / os.environ.get('KERNEL', '7.3') / 'kobj-dynamic' / 'vmlinux'
     return str(path) if Path(path).is_file() else None
 
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # README.md names only what exists: every repository path in a code span
 # (harness/..., guest/..., configs/..., arch/...) is in the repository, or
-# for a kernel path in the patched tree build/linux, and every `make X` it
+# for a kernel path in the patched tree build/7.3/linux, and every `make X` it
 # shows is a target of the Makefile.
 # Run: python3 -m unittest discover -v -s harness/tests  (or harness/host-tests.sh)
 
@@ -11,7 +11,7 @@ import re
 import unittest
 
 TOP = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
-TREE = os.path.join(TOP, 'build', 'linux')
+TREE = os.path.join(TOP, 'build', '7.3', 'linux')
 # first path components: ours, and the kernel's (ours or the patched tree)
 OURS = ('harness', 'guest', 'configs', 'patches', 'userspace', '.ci', 'docs')
 KERNEL = ('arch', 'include', 'kernel', 'lib', 'tools', 'samples', 'scripts',

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """Host tests for m68k support in the kernel's C recordmcount.
 
-Builds scripts/recordmcount from the pristine kernel tree (build/pristine)
-with patches/0009-recordmcount-support-m68k.patch applied, runs it on
+Builds scripts/recordmcount from the pristine kernel tree of KERNEL
+(build/KERNEL/pristine; KERNEL from the environment, 7.3 by default) with
+that kernel's 0009-recordmcount-support-m68k.patch applied (patches/ for
+7.3, frozen/6.12/patches for 6.12), runs it on
 objects made by the m68k cross compiler, and checks the __mcount_loc table
 it appends against the calls to _mcount that objdump finds on its own.
 
@@ -15,7 +17,7 @@ Environment:
                          and recordmcount.h to test instead (for checking
                          that the tests catch mistakes)
     RECORDMCOUNT_CORPUS  a directory of m68k kernel objects (for example
-                         build/kobj-dynamic) to check as well; slow, opt-in
+                         build/7.3/kobj-dynamic) to check as well; slow, opt-in
 """
 
 import os
@@ -28,8 +30,10 @@ import unittest
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-PRISTINE = REPO / "build" / "pristine"
-PATCH = REPO / "patches" / "0009-recordmcount-support-m68k.patch"
+KERNEL = os.environ.get("KERNEL", "7.3")
+PRISTINE = REPO / "build" / KERNEL / "pristine"
+PATCH = (REPO / "patches" if KERNEL == "7.3" else REPO / "frozen" / KERNEL / "patches") \
+    / "0009-recordmcount-support-m68k.patch"
 
 CROSS_CC = "m68k-linux-gnu-gcc-12"
 OBJDUMP = "m68k-linux-gnu-objdump"
