@@ -109,8 +109,26 @@ def parse_map(text, where):
 
 
 def stage_path(patch, f):
-    """Where the content FILE has after PATCH lives, for a staged file."""
-    return os.path.join('patches', 'stages', re.sub(r'\.patch$', '', patch), f)
+    """Where the content FILE has after PATCH is kept, for a staged file: a
+    diff from FILE's final content (the overlay file) to that content, so
+    that no line of the port is kept twice (stage_content())."""
+    return os.path.join('patches', 'stages', re.sub(r'\.patch$', '', patch), f + '.diff')
+
+
+def stage_content(repo, f, stage):
+    """The content of overlay file F at a stage: STAGE (a diff, see
+    stage_path()) applied to F.  A diff that no longer applies (F changed
+    where the stage differs) is an error naming both."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, 'stage')
+        p = subprocess.run(['patch', '-s', '-f', '--no-backup-if-mismatch', '-r', '-',
+                            '-o', out, os.path.join(repo, f), os.path.join(repo, stage)],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            raise SeriesError('%s no longer applies to %s (rewrite it: diff -u %s STAGED >%s):\n%s'
+                              % (stage, f, f, stage, (p.stdout + p.stderr).strip()))
+        with open(out, 'rb') as fh:
+            return fh.read()
 
 
 def check_map(entries, overlay, series, where=MAP, stages=()):
@@ -119,9 +137,10 @@ def check_map(entries, overlay, series, where=MAP, stages=()):
 
     Every overlay file appears exactly once.  A file with one patch comes in
     with its final content; a file with several (in series order) comes in
-    with the first, as patches/stages/FIRST/FILE, each later one but the last
-    changes it to patches/stages/THAT/FILE, and the last to the final
-    content.  STAGES, the stage files that exist, must all be used.
+    with the first, as patches/stages/FIRST/FILE.diff makes it, each later
+    one but the last changes it to what patches/stages/THAT/FILE.diff makes
+    it, and the last to the final content.  STAGES, the stage files that
+    exist, must all be used.
     """
     by_patch = {p: [] for p in series}
     order = {p: i for i, p in enumerate(series)}
@@ -194,18 +213,42 @@ def parse_patch(text, where):
             raise SeriesError('%s: bad header line %r' % (where, lines[i]))
         hdr[m.group(1).lower()] = m.group(2)
         i += 1
-    for need in ('from', 'subject'):
-        if need not in hdr:
-            raise SeriesError('%s: no %s: header' % (where, need.capitalize()))
-    m = re.match(r'(.*?)\s*<([^>]+)>$', hdr['from'])
-    if not m:
-        raise SeriesError('%s: From: is not "Name <email>": %r' % (where, hdr['from']))
+    if 'subject' not in hdr:
+        raise SeriesError('%s: no Subject: header' % where)
+    name = email = None
+    if 'from' in hdr:
+        m = re.match(r'(.*?)\s*<([^>]+)>$', hdr['from'])
+        if not m:
+            raise SeriesError('%s: From: is not "Name <email>": %r' % (where, hdr['from']))
+        name, email = m.group(1), m.group(2)
     subject = re.sub(r'^\[PATCH[^\]]*\]\s*', '', hdr['subject'])
     body = '\n'.join(lines[i:]).strip('\n')
-    if 'Signed-off-by:' not in body:
-        raise SeriesError('%s: no Signed-off-by' % where)
-    return {'name': m.group(1), 'email': m.group(2), 'date': hdr.get('date'),
+    return {'name': name, 'email': email, 'date': hdr.get('date'),
             'subject': subject, 'body': body}
+
+
+def sender_identity(repo):
+    """Who makes the series: git's author identity where `make series` runs
+    (user.name/user.email, or GIT_AUTHOR_NAME/GIT_AUTHOR_EMAIL).  The patches
+    of this repository name nobody; each commit is authored (unless its
+    patch has a From:) and signed off by the sender."""
+    p = subprocess.run(['git', 'var', 'GIT_AUTHOR_IDENT'], cwd=repo,
+                       capture_output=True, text=True)
+    m = re.match(r'(.*?)\s*<([^>]*)>', p.stdout)
+    if p.returncode != 0 or not m or not m.group(1) or not m.group(2):
+        raise SeriesError('no git identity to sign the series off with: set git config '
+                          'user.name and user.email (or GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL)')
+    return m.group(1), m.group(2)
+
+
+def signed_off(body, name, email):
+    """BODY with a Signed-off-by of NAME <EMAIL> last, unless it is already."""
+    line = 'Signed-off-by: %s <%s>' % (name, email)
+    lines = body.rstrip('\n').split('\n')
+    if lines[-1] == line:
+        return body
+    trailer = re.match(r'([A-Za-z-]+-by|Fixes|Link|Closes|Cc): ', lines[-1])
+    return body.rstrip('\n') + ('\n' if trailer else '\n\n') + line
 
 
 def git(gitdir, *args, env=None, stdin=None, worktree=None):
@@ -213,6 +256,15 @@ def git(gitdir, *args, env=None, stdin=None, worktree=None):
     if worktree:
         cmd.append('--work-tree=' + worktree)
     return run(cmd + list(args), env=env, stdin=stdin)
+
+
+def git_bytes(gitdir, data, *args):
+    """git with DATA (bytes) on its standard input; its output as text."""
+    p = subprocess.run(['git', '--git-dir=' + gitdir] + list(args), input=data,
+                       capture_output=True)
+    if p.returncode != 0:
+        raise SeriesError('git %s failed: %s' % (' '.join(args), p.stderr.decode().strip()))
+    return p.stdout.decode()
 
 
 def import_tree(gitdir, tree, index):
@@ -232,6 +284,13 @@ def base_identity(pristine):
     return v, int(os.stat(os.path.join(pristine, 'Makefile')).st_mtime)
 
 
+def base_subject(ver):
+    """The base commit's subject for Debian version VER of linux-source."""
+    m = re.match(r'(\d+\.\d+)', ver)
+    major = m.group(1) if m else 'unknown'
+    return 'Linux %s as in Debian linux-source-%s %s' % (major, major, ver)
+
+
 def commit_env(name, email, date):
     return {'GIT_AUTHOR_NAME': name, 'GIT_AUTHOR_EMAIL': email, 'GIT_AUTHOR_DATE': date,
             'GIT_COMMITTER_NAME': name, 'GIT_COMMITTER_EMAIL': email,
@@ -245,7 +304,7 @@ def make_base(gitdir, pristine):
         run(['git', 'init', '-q', '--bare', gitdir])
     try:
         msg = git(gitdir, 'log', '-1', '--format=%B', 'refs/tags/base')
-        if ('Debian linux-source-6.12 %s' % ver) in msg:
+        if base_subject(ver) in msg:
             return git(gitdir, 'rev-parse', 'refs/tags/base^{commit}').strip()
     except SeriesError:
         pass
@@ -253,7 +312,7 @@ def make_base(gitdir, pristine):
     tree = import_tree(gitdir, pristine, os.path.join(gitdir, 'index-pristine'))
     date = '@%d +0000' % stamp
     base = git(gitdir, 'commit-tree', tree, '-m',
-               'Linux 6.12 as in Debian linux-source-6.12 %s' % ver,
+               base_subject(ver),
                env=commit_env('pristine import', 'nobody@localhost', date)).strip()
     git(gitdir, 'tag', '-f', 'base', base)
     return base
@@ -269,6 +328,7 @@ def patch_date(repo, name, hdr):
 
 
 def build_commits(repo, gitdir, base, series, by_patch):
+    sender = sender_identity(repo)
     env = {'GIT_INDEX_FILE': os.path.join(gitdir, 'index-series')}
     git(gitdir, 'read-tree', base, env=env)
     head = base
@@ -281,17 +341,22 @@ def build_commits(repo, gitdir, base, series, by_patch):
         except SeriesError as e:
             raise SeriesError('patches/%s does not apply with git apply:\n%s' % (name, e))
         for f, content in by_patch[name]:
-            src = os.path.join(repo, content)
-            sha = git(gitdir, 'hash-object', '-w', '--', src).strip()
+            src = os.path.join(repo, f)
+            if content == f:
+                sha = git(gitdir, 'hash-object', '-w', '--', src).strip()
+            else:
+                sha = git_bytes(gitdir, stage_content(repo, f, content),
+                                'hash-object', '-w', '--stdin').strip()
             mode = '100755' if os.access(src, os.X_OK) else '100644'
             git(gitdir, 'update-index', '--add', '--cacheinfo', '%s,%s,%s' % (mode, sha, f),
                 env=env)
         tree = git(gitdir, 'write-tree', env=env).strip()
         if tree == git(gitdir, 'rev-parse', head + '^{tree}').strip():
             raise SeriesError('patches/%s changes nothing' % name)
-        msg = hdr['subject'] + '\n\n' + hdr['body'] + '\n'
+        author = (hdr['name'], hdr['email']) if hdr['name'] else sender
+        msg = hdr['subject'] + '\n\n' + signed_off(hdr['body'], *sender) + '\n'
         head = git(gitdir, 'commit-tree', tree, '-p', head, stdin=msg,
-                   env=commit_env(hdr['name'], hdr['email'], patch_date(repo, name, hdr))).strip()
+                   env=commit_env(*author, patch_date(repo, name, hdr))).strip()
     git(gitdir, 'update-ref', 'refs/heads/series', head)
     return head
 
