@@ -9,6 +9,11 @@
 # every patch that adds a file.  That one is answered here instead: it is
 # ignored, and every added file must have a maintainer in TREE's
 # MAINTAINERS (scripts/get_maintainer.pl -f).
+#
+# TREE is a source tarball's tree with no upstream history, where checkpatch
+# calls every commit id of a Fixes: tag unknown (UNKNOWN_COMMIT_ID): that
+# one is ignored too; each Fixes: id is looked up in the upstream history
+# by hand when the tag is written.
 set -euo pipefail
 tree=$(realpath "$1") series=$(realpath "$2") log=$(realpath -m "$3")
 mkdir -p "$(dirname "$log")"
@@ -20,7 +25,7 @@ bad=0
 for p in "${patches[@]}"; do
 	case $(basename "$p") in 0000-cover-letter.patch) continue ;; esac
 	out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --color=never \
-		--ignore FILE_PATH_CHANGES "$p" 2>&1) || true
+		--ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID "$p" 2>&1) || true
 	printf '### %s\n%s\n\n' "$(basename "$p")" "$out" >>"$log"
 	total=$(grep -E '^total: [0-9]+ errors, [0-9]+ warnings, [0-9]+ checks' <<<"$out" || true)
 	[ -n "$total" ] || total="no checkpatch summary line"
