@@ -8,13 +8,13 @@
 #   make results  docs/results.md from the last make check (and make bench)
 #   make shell    boot the guest to an interactive root shell
 #   make guest SCRIPT=file.sh   run a host script as root inside the guest
-#   make bench    tracing overhead figures (build/bench/table.md)
+#   make bench    tracing overhead figures (build/KERNEL/bench/table.md)
 #   make record CMD="ls /" [TRACE_CMD_ARGS="-p function_graph"]
 #                 trace-cmd record CMD in the guest; the recording lands in
-#                 build/trace.dat on the host
+#                 build/KERNEL/trace.dat on the host
 #   make bench-calls   instructions per traced call only, VARIANT's kernel
 #   make profile  instructions per function of one traced getppid() call
-#                 (build/profile/table.md)
+#                 (build/KERNEL/profile/table.md)
 #   make series   the port as a git format-patch series (build/series/)
 #   make series-check   git am of the series = build/7.3/linux, feature tables, checkpatch
 #   make bisect-build   every step of the series builds vmlinux (slow)

@@ -13,7 +13,7 @@ exactly one patch of the series; nothing is guessed.
       import PRISTINE into the git repository GITDIR (once), build the
       commits, write `git format-patch --cover-letter` into OUTDIR, the
       cover letter from patches/cover-letter.txt with the figures of
-      README.md filled in
+      docs/results.md (make results) filled in
   series.py am-check PRISTINE SERIESDIR TREE WORKDIR
       import PRISTINE into a fresh repository in WORKDIR, `git am` the
       series and fail unless the result is exactly TREE (contents, file
@@ -364,8 +364,9 @@ def build_commits(repo, gitdir, base, series, by_patch):
 RESULTS = 'docs/results.md'
 
 
-def cover_figures(readme_text, results_text):
-    """The make check result (from the generated results file) and the benchmark targets."""
+def cover_figures(results_text):
+    """The make check result and the benchmark targets, from the generated
+    results file (make results: the last make check, then make bench)."""
     # one about line per kernel the run covered, then the total
     about = re.search(r'^# Results of `make check`\n\n((?:.+\n\n)+?)\*\*(.+?)\*\*$',
                       results_text, re.M)
@@ -375,10 +376,10 @@ def cover_figures(readme_text, results_text):
     abouts = '; '.join(a.rstrip('.') for a in about.group(1).split('\n\n') if a)
     check = 'make check: %s (%s)' % (about.group(2).rstrip('.'), abouts)
     check = re.sub(r'`', '', check)
-    m = re.search(r'^Targets:\n\n((?:\* .*\n)+)', readme_text, re.M)
-    if not m:
-        raise SeriesError('README.md: no "Targets:" list in the Benchmarks section')
-    return {'CHECK': check, 'BENCH': m.group(1).rstrip('\n')}
+    m = re.search(r'^## Targets\n\n((?:\* .*\n)+)', results_text, re.M)
+    bench = m.group(1).rstrip('\n') if m else \
+        '(no make bench figures in %s: run make bench, then make results)' % RESULTS
+    return {'CHECK': check, 'BENCH': bench}
 
 
 def fill_cover(template, figures, where=COVER):
@@ -405,8 +406,8 @@ def write_series(repo, gitdir, base, head, outdir):
     files = sorted(f for f in os.listdir(outdir) if f.endswith('.patch'))
     with open(os.path.join(repo, COVER)) as f:
         template = f.read()
-    with open(os.path.join(repo, 'README.md')) as f, open(os.path.join(repo, RESULTS)) as r:
-        figures = cover_figures(f.read(), r.read())
+    with open(os.path.join(repo, RESULTS)) as r:
+        figures = cover_figures(r.read())
     figures['BASE'] = git(gitdir, 'log', '-1', '--format=%s', base).strip()
     subject, blurb = fill_cover(template, figures)
     cover = os.path.join(outdir, '0000-cover-letter.patch')

@@ -367,11 +367,10 @@ class TestBuild(Base):
         text = PATCH.read_text()
         head, sep, diff = text.partition("\n---\n")
         self.assertTrue(sep)
-        self.assertIn("\nFrom: m68k ftrace port "
-                      "<m68k-ftrace@lists.linux.dev>\n", head)
-        self.assertIn("\nSubject: [PATCH] recordmcount: support m68k\n", head)
-        self.assertIn("\nSigned-off-by: m68k ftrace port "
-                      "<m68k-ftrace@lists.linux.dev>", head)
+        # like every patch of patches/: no author, no sign-off (make series
+        # adds the sender's)
+        self.assertNotRegex(head, r"(?m)^(From|Signed-off-by):")
+        self.assertRegex(head, r"(?m)^Subject: \[PATCH\] recordmcount: support m68k$")
         body = head.split("\n\n", 1)[1]
         for line in body.splitlines():
             self.assertLessEqual(len(line), 75, line)
@@ -389,7 +388,7 @@ class TestBuild(Base):
         root.mkdir()
         for entry in PRISTINE.iterdir():
             (root / entry.name).symlink_to(entry)
-        r = run(["perl", "scripts/checkpatch.pl", "--strict", PATCH],
+        r = run(["perl", "scripts/checkpatch.pl", "--strict", "--no-signoff", PATCH],
                 cwd=root)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertIn("0 errors, 0 warnings, 0 checks", r.stdout)
