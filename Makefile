@@ -15,7 +15,7 @@
 #   make bench-calls   instructions per traced call only, VARIANT's kernel
 #   make profile  instructions per function of one traced getppid() call
 #                 (build/KERNEL/profile/table.md)
-#   make series   the port as a git format-patch series (build/series/)
+#   make series   the port as a git format-patch series (build/7.3/series/)
 #   make series-check   git am of the series = build/7.3/linux, feature tables, checkpatch
 #   make bisect-build   every step of the series builds vmlinux (slow)
 #   make defconfigs     every m68k defconfig, pristine vs series (very slow)

@@ -188,6 +188,12 @@ def collect(d):
     kernels = [k for k in KERNELS
                if k != 'static' or os.path.exists(os.path.join(d, f'{k}.log'))]
     data['kernels'] = kernels
+    # the kernel tree: BUILD_DIR/pristine beside BUILD_DIR/bench
+    try:
+        with open(os.path.join(d, '..', 'pristine', '.debian-version')) as f:
+            data['linux'] = f.read().strip()
+    except OSError:
+        pass
     for k in kernels:
         samples, figures = parse_log(os.path.join(d, f'{k}.log'))
         if not samples:
@@ -230,7 +236,9 @@ def render(data, previous=None):
     s, F = data['samples'], data['figures']
     base = {wl: summary(s['plain'][('off', wl)])[0]
             for wl in WORKLOADS if ('off', wl) in s['plain']}
+    linux = data.get('linux')
     out = [f'# make bench, {date.today().isoformat()}', '',
+           (f'Linux {linux} (Debian\'s linux-source), ' if linux else '') +
            'QEMU virt 68040, `-icount shift=0,sleep=off`: 1 ns of guest time',
            'is one guest instruction.  Median of the repetitions (spread =',
            '(max - min) / median); ratio against the plain kernel, tracing off.', '']
