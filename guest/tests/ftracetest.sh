@@ -13,8 +13,22 @@ cd /opt/ftrace || { echo "CHECK FAIL ftracetest:setup: no /opt/ftrace in the ini
 # module a case loads (trace-events-sample: "Starting thread for ...")
 # would otherwise print into the middle of a case's result line.
 dmesg -n 5
-./ftracetest -k -l $log "$@"
+# The results are read from ftracetest's own log ($log/ftracetest.log,
+# the same lines as its standard output), printed when the run is over.
+# Its standard output also gets what a case leaks past the redirection
+# to the case's log: busybox ash runs a subshell's EXIT trap after the
+# function's redirections are undone, so event-mod.tc's
+# 'trap "rmmod trace-events-sample" EXIT' wrote its xtrace line into the
+# middle of the case's result line.  That output stays in
+# $log/stdout.txt, printed only if the run produced no log.
+mkdir -p $log
+./ftracetest -k -l $log "$@" >$log/stdout.txt 2>&1
 rc=$?
+if [ -f $log/ftracetest.log ]; then
+	cat $log/ftracetest.log
+else
+	cat $log/stdout.txt
+fi
 for f in "$log"/*-log.*; do
 	[ -f "$f" ] || continue
 	n=${f##*/}

@@ -11,10 +11,13 @@ KE=$T/kprobe_events
 KL=/sys/kernel/debug/kprobes/list
 
 # size of a text symbol: distance to the next symbol in /proc/kallsyms
+# (awk only finds the two addresses: POSIX awk, GNU awk among them, reads
+# no hexadecimal; the shell's arithmetic does)
 fn_size() {
-	grep -v '\[' /proc/kallsyms | sort | awk -v f="$1" '
-		found { printf "%d\n", ("0x" $1) - start; exit }
-		$3 == f && $2 ~ /[tT]/ { start = ("0x" $1); found = 1 }'
+	set -- $(grep -v '\[' /proc/kallsyms | sort | awk -v f="$1" '
+		found { print $1; exit }
+		$3 == f && $2 ~ /[tT]/ { print $1; found = 1 }')
+	[ $# -eq 2 ] && echo $((0x$2 - 0x$1))
 }
 
 # the error_log's last word on a failed write (BAD_INSN_BNDRY, ...)
