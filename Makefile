@@ -60,12 +60,15 @@ STAGE    := $(CURDIR)/harness/stage.sh
 # pointers, fp: no function tracer with frame pointers (benchmark baselines).
 # lockdep: dynamic + PROVE_LOCKING and the locking self tests (make check).
 # pfe: dynamic without frame pointers, on -fpatchable-function-entry.
+# btf: pfe with BTF type information (DEBUG_INFO_BTF, BPF_SYSCALL), for
+# kselftest ftrace's BTF argument cases.
 FRAGS_dynamic := base tracing framepointer function dynamic
 FRAGS_static  := base tracing framepointer function static
 FRAGS_plain   := base tracing
 FRAGS_fp      := base tracing framepointer
 FRAGS_lockdep := base tracing framepointer function dynamic lockdep
 FRAGS_pfe     := base tracing function pfe
+FRAGS_btf     := base tracing function pfe btf
 FRAGS         := $(foreach f,$(FRAGS_$(VARIANT)),configs/$(f).config)
 ifeq ($(FRAGS),)
 $(error unknown VARIANT '$(VARIANT)')
