@@ -127,7 +127,7 @@ def stage_content(repo, f, stage):
         if p.returncode != 0:
             raise SeriesError('%s no longer applies to %s (rewrite it: diff -u %s STAGED >%s):\n%s'
                               % (stage, f, f, stage, (p.stdout + p.stderr).strip()))
-        with open(out, 'rb') as fh:
+        with open(out, newline='') as fh:
             return fh.read()
 
 
@@ -258,15 +258,6 @@ def git(gitdir, *args, env=None, stdin=None, worktree=None):
     return run(cmd + list(args), env=env, stdin=stdin)
 
 
-def git_bytes(gitdir, data, *args):
-    """git with DATA (bytes) on its standard input; its output as text."""
-    p = subprocess.run(['git', '--git-dir=' + gitdir] + list(args), input=data,
-                       capture_output=True)
-    if p.returncode != 0:
-        raise SeriesError('git %s failed: %s' % (' '.join(args), p.stderr.decode().strip()))
-    return p.stdout.decode()
-
-
 def import_tree(gitdir, tree, index):
     """Hash every file of TREE except the harness's own into a git tree object."""
     excludes = [':(exclude,top)%s' % f for f in HARNESS_FILES]
@@ -345,8 +336,8 @@ def build_commits(repo, gitdir, base, series, by_patch):
             if content == f:
                 sha = git(gitdir, 'hash-object', '-w', '--', src).strip()
             else:
-                sha = git_bytes(gitdir, stage_content(repo, f, content),
-                                'hash-object', '-w', '--stdin').strip()
+                sha = git(gitdir, 'hash-object', '-w', '--stdin',
+                          stdin=stage_content(repo, f, content)).strip()
             mode = '100755' if os.access(src, os.X_OK) else '100644'
             git(gitdir, 'update-index', '--add', '--cacheinfo', '%s,%s,%s' % (mode, sha, f),
                 env=env)

@@ -20,6 +20,13 @@ KL=/sys/kernel/debug/kprobes/list
 dd777() { dd if=/dev/zero of=/dev/null bs=777 count=3 2>/dev/null; }
 # hits EVENT PATTERN: lines of the trace from EVENT that match PATTERN
 hits() { grep " $1: " $T/trace | grep -c -- "$2"; }
+# dmesg_mark, then no_new_warning: the kernel printed no WARNING, BUG or
+# Oops in between
+dmesg_mark() { dmesg >/tmp/dmesg.before; }
+no_new_warning() {
+	dmesg >/tmp/dmesg.after
+	! diff /tmp/dmesg.before /tmp/dmesg.after | grep -qE 'WARNING|BUG|Oops'
+}
 
 trace_reset
 echo >$D
@@ -93,16 +100,14 @@ for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
 	echo function_graph >$T/current_tracer
 	echo nop >$T/current_tracer
 done
-dmesg >/tmp/dmesg.before
+dmesg_mark
 echo 'f:fpstale vfs_write%return ret=$retval:s32' >>$D
 echo >$T/trace
 echo 1 >$T/events/fprobes/fpstale/enable
 wait $sleeper
 dd777
 echo 0 >$T/events/fprobes/fpstale/enable
-dmesg >/tmp/dmesg.after
-check fp-fprobe-stale-frame "a return through the sleeper's frame warned" \
-	sh -c "! diff /tmp/dmesg.before /tmp/dmesg.after | grep -qE 'WARNING|BUG|Oops'"
+check fp-fprobe-stale-frame "a return through the sleeper's frame warned" no_new_warning
 check fp-fprobe-stale-after "$(hits fpstale 'ret=777') returns with ret=777 after it, not >= 3" \
 	[ "$(hits fpstale 'ret=777')" -ge 3 ]
 echo >$D
@@ -133,13 +138,11 @@ echo >$T/trace
 sleep 1
 check fp-tprobe-module-gone "hits after the module went" sh -c "! grep -q ' tpmod: ' $T/trace"
 echo 0 >$T/events/tracepoints/tpmod/enable
-dmesg >/tmp/dmesg.before
+dmesg_mark
 # the removal that warned and oopsed (or hung) before patch 0026
 echo >$D
 check fp-tprobe-removed "tpmod still defined: $(cat $D)" absent tpmod $D
-dmesg >/tmp/dmesg.after
-check fp-tprobe-no-warning "the removal printed a warning" \
-	sh -c "! diff /tmp/dmesg.before /tmp/dmesg.after | grep -qE 'WARNING|BUG|Oops'"
+check fp-tprobe-no-warning "the removal printed a warning" no_new_warning
 # event_mutex is free again: a new event can be defined and removed
 echo 'p:after vfs_read' >>$D && echo '-:kprobes/after' >>$D
 check fp-after-tprobe "cannot define an event after the removal" absent . $D
