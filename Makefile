@@ -14,6 +14,7 @@
 #                 build/KERNEL/trace.dat on the host
 #   make bench-calls   instructions per traced call only, VARIANT's kernel
 #   make profile  instructions per function of one traced getppid() call
+#   make sweep    kprobes on every function entry and text symbol (slow)
 #                 (build/KERNEL/profile/table.md)
 #   make series   the port as a git format-patch series (build/7.3/series/)
 #   make series-check   git am of the series = build/7.3/linux, feature tables, checkpatch
@@ -73,7 +74,8 @@ FRAGS         := $(foreach f,$(FRAGS_$(VARIANT)),configs/$(f).config)
 ifeq ($(FRAGS),)
 $(error unknown VARIANT '$(VARIANT)')
 endif
-FRAGS         += $(wildcard configs/kernel-$(KERNEL).config)
+# NAME-KERNEL.config: options only that kernel has, merged after NAME.
+FRAGS         := $(foreach f,$(FRAGS),$(f) $(wildcard $(f:.config=-$(KERNEL).config)))
 # 7.3's DYNAMIC_FTRACE has no prompt: with dynamic ftrace selected by the
 # architecture there is no mcount-only kernel.
 ifeq ($(KERNEL)-$(VARIANT),7.3-static)
@@ -97,7 +99,7 @@ PERF      := $(B)/perf
 TRACE_CMD_SRC ?= $(if $(wildcard $(CURDIR)/../shared/src),$(CURDIR)/../shared/src)
 
 .PHONY: run check results bench bench-calls profile shell guest record deps tree kernel initramfs guest-bin gnu-tools \
-	trace-cmd perf clean FORCE series am-check checkpatch series-check bisect-build defconfigs
+	trace-cmd perf clean FORCE sweep series am-check checkpatch series-check bisect-build defconfigs
 
 deps:
 	@$(STAGE) deps harness/deps.sh
@@ -154,6 +156,18 @@ guest: initramfs
 	@test -n "$(SCRIPT)" || { echo "usage: make guest SCRIPT=path/to/script.sh" >&2; exit 2; }
 	@harness/qemu-run.sh --kernel $(VMLINUX) --initrd $(INITRAMFS) \
 		--timeout $(GUEST_TIMEOUT) --log $(B)/logs/guest.log $(SCRIPT)
+
+# The whole-kernel kprobe sweep, outside make check (which runs a seeded
+# sample): every function entry, every text symbol, every even offset of
+# SWEEP_FUNCTIONS random functions, in batches under a workload.
+SWEEP_FUNCTIONS ?= 300
+SWEEP_SEED ?= 1
+SWEEP_TIMEOUT ?= 36000
+sweep: initramfs
+	@$(STAGE) sweep harness/qemu-run.sh --kernel $(VMLINUX) --initrd $(INITRAMFS) \
+		--timeout $(SWEEP_TIMEOUT) --log $(B)/logs/sweep.log --strict --icount \
+		--append "kunit.enable=0 sweep.entries=all sweep.symbols=all sweep.functions=$(SWEEP_FUNCTIONS) sweep.seed=$(SWEEP_SEED) sweep.batch=200" \
+		guest/tests/sweep.sh
 
 # CMD and TRACE_CMD_ARGS reach the script through the environment, so that
 # any quoting in them survives.

@@ -39,6 +39,23 @@ workload() {
 	done
 }
 
+# last_error: the message of error_log's last entry ("Probe point is not
+# an instruction boundary", ...): what a refused tracefs write said.
+last_error() {
+	tail -n 3 $T/error_log | sed -n 's/^.* error: //p' | tail -n 1
+}
+
+# workload_digest: what a workload of pipes, fork, exec, directory reads and
+# a sort prints; a run under probes must print the same as one without.
+workload_digest() {
+	{
+		dd if=/dev/zero bs=4096 count=32 2>/dev/null | md5sum
+		ls -l /bin /harness | md5sum
+		for _i in 1 2 3 4 5 6 7 8; do echo "line $_i"; done | sort -r | md5sum
+		sh -c 'exit 3'; echo "rc $?"
+	} 2>&1
+}
+
 # healthy: a workload whose results are known (fork, exec, pipes, a
 # computation) gives them, and the function tracer still records.  Fails,
 # saying why, when either is wrong; leaves the nop tracer current.

@@ -119,6 +119,10 @@ suites() {
 	suite pfe-fprobe pfe guest 600 fprobe.sh $nokunit
 	suite pfe-kprobes pfe kprobes_suite
 	suite pfe-uprobes pfe guest 600 uprobes.sh $nokunit
+	# kprobes on a seeded sample of the whole kernel (the shortened form
+	# of make sweep)
+	suite sweep dynamic guest 1500 sweep.sh $nokunit
+	suite pfe-sweep pfe guest 1500 sweep.sh $nokunit
 	suite lockdep-uprobes lockdep lockdep_suite uprobes 600
 }
 

@@ -20,20 +20,6 @@ fn_size() {
 	[ $# -eq 2 ] && echo $((0x$2 - 0x$1))
 }
 
-# the error_log's last word on a failed write (BAD_INSN_BNDRY, ...)
-last_error() {
-	tail -n 3 $T/error_log | grep -o 'Probe point is not an instruction boundary\|Failed to register probe event\|Invalid probed address or symbol' | tail -n 1
-}
-
-workload_digest() {
-	{
-		dd if=/dev/zero bs=4096 count=32 2>/dev/null | md5sum
-		ls -l /bin /harness | md5sum
-		for _i in 1 2 3 4 5 6 7 8; do echo "line $_i"; done | sort -r | md5sum
-		sh -c 'exit 3'; echo "rc $?"
-	} 2>&1
-}
-
 trace_reset
 echo >$KE
 want=$(workload_digest)

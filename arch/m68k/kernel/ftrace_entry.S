@@ -66,7 +66,8 @@
 /* the entry %sp of the traced function, from the switch_stack */
 #define FRAME_SIZE	(SW_SIZE + FREGS_SIZE)
 
-	.text
+	/* kprobes refuse .kprobes.text: no probe in a trampoline */
+	.section .kprobes.text, "ax"
 
 SYM_FUNC_START(ftrace_caller)
 	lea	%sp@(-(FREGS_SIZE - 4)),%sp	| pt_regs, up to E

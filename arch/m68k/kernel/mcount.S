@@ -55,7 +55,8 @@
 	unlk	%fp
 .endm
 
-	.text
+	/* kprobes refuse .kprobes.text: no probe in a trampoline */
+	.section .kprobes.text, "ax"
 
 SYM_FUNC_START(ftrace_stub)
 	rts

@@ -7,7 +7,8 @@
 
 #include <linux/linkage.h>
 
-	.text
+	/* kprobes refuse .kprobes.text: no probe in a trampoline */
+	.section .kprobes.text, "ax"
 SYM_CODE_START(m68k_patch_call_tramp)
 	movel	m68k_patch_call_ret,%sp@-
 	movel	m68k_patch_call_target,%sp@-

@@ -40,28 +40,128 @@
 DEFINE_PER_CPU(struct kprobe *, current_kprobe);
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 
-/* Is @addr the start of an instruction of the function holding it? */
-static bool m68k_kprobe_on_boundary(unsigned long addr)
+/*
+ * Instruction boundaries.  A probe may only replace the first word of an
+ * instruction, and the only way to find where instructions start is to
+ * decode the function from its entry.  That holds until the first thing
+ * in the function that is not an instruction: gcc places a switch's table
+ * of offsets right after the "jmp (2,%pc,%dN.w)" that uses it, and
+ * nothing marks where the table ends.  Past a table the walk resumes only
+ * where an instruction is known to start: the target of a branch decoded
+ * before it, or the case that the table's first entry points to (when
+ * the jmp is gcc's: the table right behind it, indexed by words).  What
+ * lies between the jmp and that point is refused; so is everything after
+ * the jmp when no such point is known.
+ */
+#define M68K_WALK_TARGETS	16
+
+struct m68k_walk {
+	unsigned long end;			/* the function's end */
+	unsigned long ahead[M68K_WALK_TARGETS];	/* known starts ahead */
+	unsigned int nr;
+};
+
+/* Remember @target, a known instruction start, if it lies ahead of @pc. */
+static void m68k_walk_note(struct m68k_walk *w, unsigned long pc,
+			   unsigned long target)
 {
-	unsigned long size, offset, pc, end;
+	unsigned int i, far = 0;
+
+	if (target <= pc || target >= w->end || (target & 1))
+		return;
+	if (w->nr < M68K_WALK_TARGETS) {
+		w->ahead[w->nr++] = target;
+		return;
+	}
+	/* full: keep the nearest ones, they are the ones a resume needs */
+	for (i = 1; i < w->nr; i++)
+		if (w->ahead[i] > w->ahead[far])
+			far = i;
+	if (target < w->ahead[far])
+		w->ahead[far] = target;
+}
+
+/* The nearest known instruction start after @pc, or 0. */
+static unsigned long m68k_walk_resume(struct m68k_walk *w, unsigned long pc)
+{
+	unsigned long best = 0;
+	unsigned int i;
+
+	for (i = 0; i < w->nr; i++)
+		if (w->ahead[i] > pc && (!best || w->ahead[i] < best))
+			best = w->ahead[i];
+	return best;
+}
+
+/*
+ * Note the target of the branch @insn at @pc (bra, bsr, bcc, dbcc, jmp or
+ * jsr (d16,%pc)); a jump through a table returns the address after it.
+ */
+static unsigned long m68k_walk_branch(struct m68k_walk *w, unsigned long pc,
+				      const u16 *insn, unsigned int len)
+{
+	u16 op = insn[0];
+	s16 entry;
+
+	if ((op & 0xf000) == 0x6000) {
+		if ((op & 0xff) == 0)
+			m68k_walk_note(w, pc, pc + 2 + (s16)insn[1]);
+		else if ((op & 0xff) == 0xff)
+			m68k_walk_note(w, pc, pc + 2 +
+				       (s32)((u32)insn[1] << 16 | insn[2]));
+		else
+			m68k_walk_note(w, pc, pc + 2 + (s8)op);
+	} else if ((op & 0xf0f8) == 0x50c8 || (op & 0xffbf) == 0x4eba) {
+		m68k_walk_note(w, pc, pc + 2 + (s16)insn[1]);
+	} else if (op == 0x4efb) {
+		/*
+		 * jmp (d8,%pc,Xn): what follows is a table, or unknown.  The
+		 * brief format (bit 8 clear) with a word index (bit 11
+		 * clear) and d8 = 2 puts a table of word offsets from itself
+		 * right behind the jmp.
+		 */
+		if ((insn[1] & 0x09ff) == 0x0002 &&
+		    !copy_from_kernel_nofault(&entry, (void *)(pc + len),
+					      sizeof(entry)))
+			m68k_walk_note(w, pc + len, pc + len + entry);
+		return pc + len;
+	}
+	return 0;
+}
+
+/*
+ * NULL if @addr starts an instruction of the function holding it, else
+ * why not.
+ */
+static const char *m68k_kprobe_boundary(unsigned long addr)
+{
+	unsigned long size, offset, pc, table;
 	u16 buf[M68K_INSN_MAX_LEN / 2];
+	struct m68k_walk w = { };
 	int len;
 
 	if (!kallsyms_lookup_size_offset(addr, &size, &offset))
-		return false;
+		return "not in a known function";
 	pc = addr - offset;
-	end = pc + size;
+	w.end = pc + size;
 	while (pc < addr) {
-		unsigned int avail = min_t(unsigned long, end - pc, sizeof(buf));
+		unsigned int avail = min_t(unsigned long, w.end - pc,
+					   sizeof(buf));
 
 		if (copy_from_kernel_nofault(buf, (void *)pc, avail))
-			return false;
+			return "text not readable";
 		len = m68k_insn_len(buf, avail);
 		if (len <= 0)
-			return false;
+			return "not an instruction on the way to it";
+		table = m68k_walk_branch(&w, pc, buf, len);
 		pc += len;
+		if (table && table <= addr) {
+			pc = m68k_walk_resume(&w, table);
+			if (!pc || pc > addr)
+				return "in or after a jump table";
+		}
 	}
-	return pc == addr;
+	return pc == addr ? NULL : "not an instruction boundary";
 }
 
 int __kprobes arch_prepare_kprobe(struct kprobe *p)
@@ -71,13 +171,17 @@ int __kprobes arch_prepare_kprobe(struct kprobe *p)
 	u16 buf[M68K_INSN_MAX_LEN / 2];
 	struct m68k_insn insn;
 	unsigned int avail;
+	const char *why;
 
 	if (addr & 1)
 		return -EILSEQ;
 	if (!kallsyms_lookup_size_offset(addr, &size, &offset))
 		return -EINVAL;
-	if (!m68k_kprobe_on_boundary(addr))
+	why = m68k_kprobe_boundary(addr);
+	if (why) {
+		pr_debug("%pS: %s\n", p->addr, why);
 		return -EILSEQ;
+	}
 
 	avail = min_t(unsigned long, size - offset, sizeof(buf));
 	if (copy_from_kernel_nofault(buf, p->addr, avail))
@@ -307,37 +411,32 @@ int __kprobes kprobe_fault_handler(struct pt_regs *regs, unsigned int trapnr)
 }
 
 /*
- * Text symbols no probe may touch:
- *  - head.S keeps the kernel's root page table in .head.text: a
- *    breakpoint written there would corrupt the MMU tables;
- *  - the mcount/ftrace trampolines (mcount.S) run on every traced call,
- *    also from the kprobe handlers' callees: a probe there would recurse.
+ * Besides what the generic code refuses (.kprobes.text, where the ftrace
+ * trampolines are, and every NOKPROBE_SYMBOL()), no probe may go into
+ *  - the exception and interrupt entry, the system call path and resume
+ *    (.entry.text);
+ *  - the head code (.head.text): head.S keeps the kernel's root page
+ *    table there, which a breakpoint would corrupt;
+ *  - the FPU emulation packages (.text..fpsp), whose constant tables sit
+ *    among their code.
  */
-static const char * const m68k_kprobe_tramps[] __initconst = {
-	"kernel_pg_dir", "_start",
-	"_mcount", "ftrace_caller", "ftrace_graph_caller",
-	"return_to_handler", "ftrace_stub", "ftrace_stub_graph",
-	"m68k_patch_call_tramp", "ftrace_stub_direct_tramp",
-};
-
 int __init arch_populate_kprobe_blacklist(void)
 {
-	unsigned long addr;
-	int i, ret;
+	int ret;
 
-	/* exception and interrupt entry, the system call path, resume */
 	ret = kprobe_add_area_blacklist((unsigned long)__entry_text_start,
 					(unsigned long)__entry_text_end);
 	if (ret)
 		return ret;
-	for (i = 0; i < ARRAY_SIZE(m68k_kprobe_tramps); i++) {
-		addr = kallsyms_lookup_name(m68k_kprobe_tramps[i]);
-		/* returns the symbol's size when it is blacklisted */
-		ret = addr ? kprobe_add_ksym_blacklist(addr) : 0;
-		if (ret < 0)
-			return ret;
-	}
-	return 0;
+	ret = kprobe_add_area_blacklist((unsigned long)_stext,
+					(unsigned long)__head_text_end);
+	if (ret)
+		return ret;
+#if defined(CONFIG_M68040) || defined(CONFIG_M68060)
+	ret = kprobe_add_area_blacklist((unsigned long)__fpsp_text_start,
+					(unsigned long)__fpsp_text_end);
+#endif
+	return ret;
 }
 
 int __kprobes arch_trampoline_kprobe(struct kprobe *p)

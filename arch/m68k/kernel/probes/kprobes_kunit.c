@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of where m68k kprobes may go, through register_kprobe()
+ * (no tracefs rule in the way): never inside a switch's jump table, but
+ * still on the instructions around it; never in a blacklisted section
+ * (head code, entry code, trampolines), never on the constant tables the
+ * FPU emulation packages keep among their code.
+ */
+
+#include <kunit/test.h>
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <asm/sections.h>
+
+/*
+ * A switch as gcc compiles one, in assembly so that the layout is known:
+ * the table of word offsets right behind "jmp %pc@(2,%d0:w)", then the
+ * default case, then the cases.  The offsets 0x10, 0x14, 0x18 and 0x1c
+ * read as two 4-byte "ori.b #imm,(%a0)" and "ori.b #imm,(%a0)+": a walk
+ * that decoded the table would find instructions at its first and third
+ * words.  m68k_kpt_switch(n) returns 10 + n for n in 0..3, else -1.
+ * The layout below is checked against the assembled bytes.
+ */
+int m68k_kpt_switch(int n);
+asm(".text\n"
+"	.globl	m68k_kpt_switch\n"
+"	.type	m68k_kpt_switch, @function\n"
+"m68k_kpt_switch:\n"
+"	move.l	4(%sp),%d0\n"
+"	moveq	#3,%d1\n"
+"	cmp.l	%d0,%d1\n"
+"	jcs	2f\n"
+"	add.l	%d0,%d0\n"
+"	move.w	1f(%pc,%d0.l),%d0\n"
+"	jmp	%pc@(2,%d0:w)\n"
+"1:	.word	10f-1b, 11f-1b, 12f-1b, 13f-1b\n"
+"2:	moveq	#-1,%d0\n"
+"	move.l	%d0,%d1\n"
+"	move.l	%d1,%d0\n"
+"	rts\n"
+"10:	moveq	#10,%d0\n"
+"	rts\n"
+"11:	moveq	#11,%d0\n"
+"	rts\n"
+"12:	moveq	#12,%d0\n"
+"	rts\n"
+"13:	moveq	#13,%d0\n"
+"	rts\n"
+"	.size	m68k_kpt_switch, . - m68k_kpt_switch\n");
+
+/* where each instruction before the table starts */
+static const u32 kpt_insns[] = { 0, 4, 6, 8, 10, 12, 16 };
+#define KPT_TABLE	20	/* the table of offsets */
+#define KPT_DEFAULT	28	/* moveq #-1,%d0: the default case */
+#define KPT_CASE0	36	/* moveq #10,%d0: case 0 */
+
+static int kpt_hits;
+
+static int kpt_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpt_hits++;
+	return 0;
+}
+
+/* register_kprobe(@kp) and, if it was accepted, unregister it again */
+static int kpt_register_once(struct kprobe *kp)
+{
+	int ret = register_kprobe(kp);
+
+	if (!ret)
+		unregister_kprobe(kp);
+	return ret;
+}
+
+/* register_kprobe() at @offset into m68k_kpt_switch; unregistered again */
+static int kpt_try(unsigned long offset)
+{
+	struct kprobe kp = {
+		.addr = (kprobe_opcode_t *)((unsigned long)m68k_kpt_switch +
+					    offset),
+		.pre_handler = kpt_pre,
+	};
+
+	return kpt_register_once(&kp);
+}
+
+static void kpt_switch_layout(struct kunit *test)
+{
+	const u16 *text = (const u16 *)m68k_kpt_switch;
+	int n;
+
+	/* the function is the switch it claims to be ... */
+	for (n = -1; n <= 4; n++)
+		KUNIT_EXPECT_EQ(test, m68k_kpt_switch(n),
+				n >= 0 && n <= 3 ? 10 + n : -1);
+	/* ... laid out as the test assumes ... */
+	KUNIT_EXPECT_EQ(test, text[kpt_insns[5] / 2], 0x303b);	/* move.w */
+	KUNIT_EXPECT_EQ(test, text[kpt_insns[6] / 2], 0x4efb);	/* jmp */
+	KUNIT_EXPECT_EQ(test, text[KPT_DEFAULT / 2], 0x70ff);
+	KUNIT_EXPECT_EQ(test, text[KPT_CASE0 / 2], 0x700a);
+	/* ... and its table reads as instructions, as the comment says */
+	KUNIT_EXPECT_EQ(test, text[KPT_TABLE / 2], 0x0010);
+	KUNIT_EXPECT_EQ(test, text[KPT_TABLE / 2 + 2], 0x0018);
+}
+
+static void kpt_jump_table_refused(struct kunit *test)
+{
+	u32 off;
+
+	for (off = KPT_TABLE; off < KPT_DEFAULT; off += 2)
+		KUNIT_EXPECT_EQ_MSG(test, kpt_try(off), -EILSEQ,
+				    "offset %u in the jump table", off);
+}
+
+static void kpt_around_table_accepted(struct kunit *test)
+{
+	unsigned int i;
+	u32 off;
+
+	/* every instruction before the table, the jmp included */
+	for (i = 0; i < ARRAY_SIZE(kpt_insns); i++)
+		KUNIT_EXPECT_EQ_MSG(test, kpt_try(kpt_insns[i]), 0,
+				    "offset %u", kpt_insns[i]);
+	/* the default case and every case after the table */
+	for (off = KPT_DEFAULT; off < KPT_CASE0 + 16; off += 2)
+		KUNIT_EXPECT_EQ_MSG(test, kpt_try(off), 0, "offset %u", off);
+}
+
+/* A probe on a case behind the table is hit, and the case still runs. */
+static void kpt_case_probe_hit(struct kunit *test)
+{
+	struct kprobe kp = {
+		.addr = (kprobe_opcode_t *)((unsigned long)m68k_kpt_switch +
+					    KPT_CASE0 + 4),
+		.pre_handler = kpt_pre,
+	};
+
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	kpt_hits = 0;
+	KUNIT_EXPECT_EQ(test, m68k_kpt_switch(0), 10);
+	KUNIT_EXPECT_EQ(test, m68k_kpt_switch(1), 11);
+	KUNIT_EXPECT_EQ(test, m68k_kpt_switch(2), 12);
+	unregister_kprobe(&kp);
+	KUNIT_EXPECT_EQ(test, kpt_hits, 1);
+}
+
+/*
+ * register_kprobe() on every symbol of [@start, @end) fails with -EINVAL
+ * (the blacklist); returns how many symbols were tried.  Stops reporting
+ * after a few accepted ones.
+ */
+static unsigned int kpt_range_refused(struct kunit *test, const char *what,
+				      unsigned long start, unsigned long end)
+{
+	unsigned long addr, size, offset;
+	unsigned int n = 0, bad = 0;
+
+	KUNIT_EXPECT_LT_MSG(test, start, end, "%s is empty", what);
+	for (addr = start; addr < end; addr += size - offset) {
+		struct kprobe kp = { .addr = (kprobe_opcode_t *)addr };
+
+		if (!kallsyms_lookup_size_offset(addr, &size, &offset) ||
+		    size <= offset) {
+			KUNIT_FAIL(test, "%s: no symbol at %#lx", what, addr);
+			break;
+		}
+		if (kpt_register_once(&kp) != -EINVAL && bad++ < 8)
+			KUNIT_FAIL(test, "%s: %pS accepted", what, (void *)addr);
+		n++;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "%s: symbols accepted", what);
+	kunit_info(test, "%s: %u symbols tried, %u accepted\n", what, n, bad);
+	return n;
+}
+
+/* register_kprobe(@name) fails with -EINVAL, and @name exists */
+static void kpt_name_refused(struct kunit *test, const char *name)
+{
+	struct kprobe kp = { .symbol_name = name };
+
+	KUNIT_EXPECT_NE_MSG(test, kallsyms_lookup_name(name), 0, "%s", name);
+	KUNIT_EXPECT_EQ_MSG(test, kpt_register_once(&kp), -EINVAL, "%s",
+			    name);
+}
+
+/*
+ * The blacklist is made of sections, not names: every symbol in them is
+ * refused, also the ones inside a trampoline (ftrace_call, the call that
+ * ftrace rewrites in ftrace_caller).
+ */
+static void kpt_sections_refused(struct kunit *test)
+{
+	static const char * const names[] = {
+		"_stext", "kernel_pg_dir", "_start", "ftrace_caller",
+		"ftrace_call", "return_to_handler", "m68k_patch_call_tramp",
+	};
+	unsigned int i;
+
+	kpt_range_refused(test, ".head.text", (unsigned long)_stext,
+			  (unsigned long)__head_text_end);
+	kpt_range_refused(test, ".entry.text",
+			  (unsigned long)__entry_text_start,
+			  (unsigned long)__entry_text_end);
+	kpt_range_refused(test, ".kprobes.text",
+			  (unsigned long)__kprobes_text_start,
+			  (unsigned long)__kprobes_text_end);
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		kpt_name_refused(test, names[i]);
+}
+
+#if defined(CONFIG_M68040) || defined(CONFIG_M68060)
+/* fpsp040's constant tables, each a label followed by .long data */
+static void kpt_fpsp_tables_refused(struct kunit *test)
+{
+	static const char * const tables[] = {
+		"PIRN", "PIRZRM", "SMALRN", "BIGRN", "PTENRN", "tblpre",
+	};
+	unsigned long start = (unsigned long)__fpsp_text_start;
+	unsigned long end = (unsigned long)__fpsp_text_end;
+	unsigned long addr;
+	unsigned int i;
+
+	if (!IS_ENABLED(CONFIG_M68040))
+		kunit_skip(test, "no fpsp040 in a kernel without 68040 support");
+	for (i = 0; i < ARRAY_SIZE(tables); i++) {
+		addr = kallsyms_lookup_name(tables[i]);
+		KUNIT_EXPECT_TRUE_MSG(test, addr >= start && addr < end,
+				      "%s at %#lx", tables[i], addr);
+		kpt_name_refused(test, tables[i]);
+	}
+	/* and every other symbol of the packages */
+	KUNIT_EXPECT_GT(test, kpt_range_refused(test, ".text..fpsp", start, end),
+			100);
+}
+#endif
+
+static struct kunit_case m68k_kprobes_cases[] = {
+	KUNIT_CASE(kpt_switch_layout),
+	KUNIT_CASE(kpt_jump_table_refused),
+	KUNIT_CASE(kpt_around_table_accepted),
+	KUNIT_CASE(kpt_case_probe_hit),
+	KUNIT_CASE(kpt_sections_refused),
+#if defined(CONFIG_M68040) || defined(CONFIG_M68060)
+	KUNIT_CASE(kpt_fpsp_tables_refused),
+#endif
+	{}
+};
+
+static struct kunit_suite m68k_kprobes_suite = {
+	.name = "m68k_kprobes",
+	.test_cases = m68k_kprobes_cases,
+};
+
+kunit_test_suite(m68k_kprobes_suite);
