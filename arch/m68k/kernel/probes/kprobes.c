@@ -73,10 +73,18 @@ static void m68k_walk_note(struct m68k_walk *w, unsigned long pc,
 		w->ahead[w->nr++] = target;
 		return;
 	}
-	/* full: keep the nearest ones, they are the ones a resume needs */
-	for (i = 1; i < w->nr; i++)
+	/*
+	 * full: give up one already passed, else the farthest; the nearest
+	 * ones are what a resume needs
+	 */
+	for (i = 0; i < w->nr; i++) {
+		if (w->ahead[i] <= pc) {
+			w->ahead[i] = target;
+			return;
+		}
 		if (w->ahead[i] > w->ahead[far])
 			far = i;
+	}
 	if (target < w->ahead[far])
 		w->ahead[far] = target;
 }
@@ -261,6 +269,14 @@ static void __kprobes setup_singlestep(struct kprobe *p, struct pt_regs *regs,
 	kcb->saved_sr = regs->sr;
 	regs->sr = (regs->sr & ~M68K_SR_T0) | M68K_SR_T1 | M68K_SR_IPL;
 	instruction_pointer_set(regs, (unsigned long)p->ainsn.insn);
+	/*
+	 * An exception does not mask interrupts on m68k: the breakpoint's
+	 * handler runs at the probed code's level.  From here to the rte
+	 * that starts the step, an interrupt hitting a probe would find one
+	 * being stepped and could not recover: mask them now (the rte loads
+	 * the step's SR, and the step's end gives back the probed code's).
+	 */
+	raw_local_irq_disable();
 }
 
 /* Give back the probed code's SR, keeping the condition codes of the step. */

@@ -191,8 +191,13 @@ static void kpt_name_refused(struct kunit *test, const char *name)
 static void kpt_sections_refused(struct kunit *test)
 {
 	static const char * const names[] = {
-		"_stext", "kernel_pg_dir", "_start", "ftrace_caller",
-		"ftrace_call", "return_to_handler", "m68k_patch_call_tramp",
+		"_stext", "kernel_pg_dir", "_start",
+#ifdef CONFIG_DYNAMIC_FTRACE
+		"ftrace_caller", "ftrace_call", "m68k_patch_call_tramp",
+#endif
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+		"return_to_handler",
+#endif
 	};
 	unsigned int i;
 
