@@ -81,7 +81,7 @@ static() {
 	[ "$KERNEL" = 6.12 ] || return 0
 	"$@"
 }
-# CHECK_BTF=1 (make check-btf): kselftest ftrace on the pfe kernel with
+# CHECK_BTF=1 (make check CHECK_BTF=1): kselftest ftrace on the pfe kernel with
 # BTF (configs/btf.config; 7.3 only), for the BTF argument cases.  Not in
 # a plain make check: that kernel is the slowest to build (~12 min).
 btf() {
