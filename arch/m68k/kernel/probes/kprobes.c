@@ -138,18 +138,18 @@ static unsigned long m68k_walk_branch(struct m68k_walk *w, unsigned long pc,
 }
 
 /*
- * NULL if @addr starts an instruction of the function holding it, else
- * why not.
+ * NULL if @addr, @offset bytes into a function of @size bytes, starts an
+ * instruction, else why not.
  */
-static const char *m68k_kprobe_boundary(unsigned long addr)
+static const char *m68k_kprobe_boundary(unsigned long addr,
+					unsigned long size,
+					unsigned long offset)
 {
-	unsigned long size, offset, pc, table;
+	unsigned long pc, table;
 	u16 buf[M68K_INSN_MAX_LEN / 2];
 	struct m68k_walk w = { };
 	int len;
 
-	if (!kallsyms_lookup_size_offset(addr, &size, &offset))
-		return "not in a known function";
 	pc = addr - offset;
 	w.end = pc + size;
 	while (pc < addr) {
@@ -185,7 +185,7 @@ int __kprobes arch_prepare_kprobe(struct kprobe *p)
 		return -EILSEQ;
 	if (!kallsyms_lookup_size_offset(addr, &size, &offset))
 		return -EINVAL;
-	why = m68k_kprobe_boundary(addr);
+	why = m68k_kprobe_boundary(addr, size, offset);
 	if (why) {
 		pr_debug("%pS: %s\n", p->addr, why);
 		return -EILSEQ;
