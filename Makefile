@@ -50,7 +50,24 @@ export KERNEL
 PRISTINE := $(B)/pristine
 TREE     := $(B)/linux
 VARIANT  ?= dynamic
-KOBJ     := $(B)/kobj-$(VARIANT)
+# MACHINE picks the board QEMU emulates and the kernel built for it (see
+# "Machines" in README.md): virt (the default: QEMU's virt board, 68040,
+# virt_defconfig), q800 (the Macintosh Quadra 800, mac_defconfig + configs/q800.config),
+# virt060 (virt_defconfig + configs/virt060.config: a 68040+68060 kernel; QEMU
+# 7.2 cannot run Linux on its 68060, so it is built and booted on the 68040).
+# Each machine's kernels live in their own object directories,
+# build/KERNEL/kobj-VARIANT (virt) and build/KERNEL/kobj-MACHINE-VARIANT;
+# harness/qemu-run.sh finds the machine in the kernel's .config.
+MACHINE  ?= virt
+KBASE_virt    := virt_defconfig
+KBASE_virt060 := virt_defconfig
+KBASE_q800    := mac_defconfig
+KBASE    := $(KBASE_$(MACHINE))
+ifeq ($(KBASE),)
+$(error unknown MACHINE '$(MACHINE)' (virt, virt060 or q800; mcf5208: not yet, see docs/notes.md))
+endif
+export MACHINE
+KOBJ     := $(B)/kobj-$(if $(filter-out virt,$(MACHINE)),$(MACHINE)-)$(VARIANT)
 JOBS     ?= $(shell nproc)
 GUEST_TIMEOUT ?= 600
 STAGE    := $(CURDIR)/harness/stage.sh
@@ -74,6 +91,8 @@ FRAGS         := $(foreach f,$(FRAGS_$(VARIANT)),configs/$(f).config)
 ifeq ($(FRAGS),)
 $(error unknown VARIANT '$(VARIANT)')
 endif
+# the machine's own fragment (configs/MACHINE.config) first
+FRAGS         := $(wildcard configs/$(MACHINE).config) $(FRAGS)
 # NAME-KERNEL.config: options only that kernel has, merged after NAME.
 FRAGS         := $(foreach f,$(FRAGS),$(f) $(wildcard $(f:.config=-$(KERNEL).config)))
 # 7.3's DYNAMIC_FTRACE has no prompt: with dynamic ftrace selected by the
@@ -115,10 +134,10 @@ tree: $(PRISTINE)/Makefile
 # Rewritten only when the variant's list of fragments changes.
 $(KOBJ)/.fragments: FORCE
 	@mkdir -p $(KOBJ)
-	@echo "$(FRAGS)" | cmp -s - $@ || echo "$(FRAGS)" >$@
+	@echo "$(KBASE) $(FRAGS)" | cmp -s - $@ || echo "$(KBASE) $(FRAGS)" >$@
 
 $(KOBJ)/.config: $(FRAGS) $(KOBJ)/.fragments harness/kconfig.sh | tree
-	@$(STAGE) kconfig harness/kconfig.sh $(TREE) $(KOBJ) $(FRAGS)
+	@KCONFIG_BASE=$(KBASE) KCONFIG_NO_MODULES=1 $(STAGE) kconfig harness/kconfig.sh $(TREE) $(KOBJ) $(FRAGS)
 
 kernel: tree $(KOBJ)/.config
 	@$(STAGE) kernel-$(VARIANT) harness/build-kernel.sh $(TREE) $(KOBJ) $(JOBS)
@@ -182,7 +201,8 @@ shell: initramfs
 	@harness/qemu-run.sh --kernel $(VMLINUX) --initrd $(INITRAMFS) --interactive
 
 # The kernels the suites need (dynamic ftrace, DYNAMIC_FTRACE=n, dynamic
-# ftrace with lockdep, patchable entries without frame pointers), then the
+# ftrace with lockdep, patchable entries without frame pointers; the
+# Macintosh's, named MACHINE-VARIANT by check.sh --variants), then the
 # suites.  SUITES=a,b (shell patterns) runs only those, on only their kernels.
 # A plain `make check` runs every suite on the default kernel and
 # CHECK_OTHER_SUITES on the other one, and sums both up in one summary;
@@ -203,8 +223,9 @@ CHECK_RUNS := $(KERNEL):$(or $(SUITES),all)
 endif
 check:
 	@for run in $(CHECK_RUNS); do k=$${run%%:*}; s=$${run#*:}; [ "$$s" != all ] || s=; \
-		for v in $$(SUITES=$$s KERNEL=$$k harness/check.sh --variants); do \
-			$(MAKE) --no-print-directory initramfs KERNEL=$$k VARIANT=$$v; done; done
+		for v in $$(SUITES=$$s KERNEL=$$k harness/check.sh --variants); do m=virt; \
+			case $$v in *-*) m=$${v%%-*}; v=$${v#*-} ;; esac; \
+			$(MAKE) --no-print-directory initramfs KERNEL=$$k MACHINE=$$m VARIANT=$$v; done; done
 	@dirs=; for run in $(CHECK_RUNS); do k=$${run%%:*}; s=$${run#*:}; \
 		[ "$$s" != all ] || s=; d=$(SHARED)/$$k; \
 		SUITES=$$s KERNEL=$$k harness/check.sh --run $$d; dirs="$$dirs $$d"; done; \

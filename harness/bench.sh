@@ -4,7 +4,8 @@
 # counts guest instructions, so figures repeat run to run), run
 # guest/bench/bench.sh in it, then tabulate with harness/bench.py.
 #
-#   bench.sh BUILD_DIR    (kernels in BUILD_DIR/kobj-{plain,fp,static,dynamic,pfe})
+#   bench.sh BUILD_DIR    (kernels in BUILD_DIR/kobj-{plain,fp,static,dynamic,pfe},
+#                         or kobj-MACHINE-* for MACHINE (environment) other than virt)
 #   bench.sh --calls BUILD_DIR VARIANT
 #                         only the per-traced-call figures, on one kernel
 #                         (`make bench-calls`; BUILD_DIR/bench/calls.md)
@@ -19,20 +20,25 @@ if [ "${1:-}" = --calls ]; then
 	shift
 fi
 b=$(realpath "${1:?usage: bench.sh BUILD_DIR}")
+k=$b/kobj-
 out=$b/bench
+if [ "${MACHINE:-virt}" != virt ]; then
+	k=$b/kobj-$MACHINE-
+	out=$b/bench-$MACHINE
+fi
 mkdir -p "$out"
-# -rtc clock=vm: the goldfish RTC, the virt machine's only clock, follows the
-# host clock by default; on the virtual clock it counts instructions too.
-export QEMU_EXTRA="-icount shift=0,sleep=off -rtc clock=vm"
+# qemu-run.sh --icount: -icount (shift=0 on virt) and -rtc clock=vm (the
+# goldfish RTC, the virt machine's only clock, follows the host clock by
+# default; on the virtual clock it counts instructions too).
 # No boot self tests (trace_event= disables them) and no KUnit: only the
 # workloads matter here, and they have passed in `make check`.
 quiet="trace_event= kunit.enable=0"
 
 boot() { # NAME VARIANT SCRIPT [CMDLINE]
-	local name=$1 kobj=$b/kobj-$2 script=$3 extra=${4:-}
+	local name=$1 kobj=$k$2 script=$3 extra=${4:-}
 	"$top/harness/stage.sh" "bench:$name" \
 		"$top/harness/qemu-run.sh" --kernel "$kobj/vmlinux" \
-		--initrd "$kobj/initramfs.cpio.gz" --timeout 900 \
+		--initrd "$kobj/initramfs.cpio.gz" --timeout 900 --icount \
 		--log "$out/$name.log" --append "$quiet $extra" "$script" \
 		>"$out/$name.out" 2>&1
 	local rc=$?
@@ -50,9 +56,9 @@ rm -f "$out"/*.log "$out"/*.out "$out/sizes.txt"
 
 # BENCH_VARIANTS (from the Makefile): 7.3 has no static (DYNAMIC_FTRACE=n) kernel.
 for v in ${BENCH_VARIANTS:-plain fp static dynamic pfe}; do
-	[ -f "$b/kobj-$v/vmlinux" ] || { echo "bench: no kernel $b/kobj-$v/vmlinux" >&2; exit 1; }
+	[ -f "$k$v/vmlinux" ] || { echo "bench: no kernel $k$v/vmlinux" >&2; exit 1; }
 	boot "$v" "$v" "$top/guest/bench/bench.sh"
-	m68k-linux-gnu-size "$b/kobj-$v/vmlinux" | awk -v v="$v" 'NR == 2 { print v, $1, $2, $3 }' \
+	m68k-linux-gnu-size "$k$v/vmlinux" | awk -v v="$v" 'NR == 2 { print v, $1, $2, $3 }' \
 		>>"$out/sizes.txt"
 done
 boot stop_machine dynamic "$top/guest/bench/patch-all.sh" ftrace_patch_stop_machine

@@ -88,6 +88,18 @@ btf() {
 	[ -n "${CHECK_BTF:-}" ] && [ "$KERNEL" != 6.12 ] || return 0
 	"$@"
 }
+# The Macintosh (MACHINE=q800, kernel id q800-dynamic: mac_defconfig and
+# the dynamic fragments): 7.3 only.  Its kselftest ftrace run (~15 min of
+# guest time) only with CHECK_Q800_FTRACETEST=1: make check would not fit
+# CI's time with it.
+q800() {
+	[ "$KERNEL" != 6.12 ] || return 0
+	"$@"
+}
+q800_ftracetest() {
+	[ -n "${CHECK_Q800_FTRACETEST:-}" ] || return 0
+	q800 "$@"
+}
 suites() {
 	suite host dynamic host_suite
 	suite harness dynamic harness_suite
@@ -98,6 +110,7 @@ suites() {
 	btf suite btf-ftracetest btf guest 3600 ftracetest.sh $nokunit
 	# ~560 s of wall time on an idle machine; a hang still fails at 2400 s
 	suite pfe-storm pfe guest 2400 storm.sh $nokunit
+	q800_ftracetest suite q800-ftracetest q800-dynamic guest 3600 ftracetest.sh $nokunit
 	suite trace-cmd dynamic trace_cmd_suite
 	suite foundation dynamic guest 600 foundation.sh
 	suite dynamic dynamic guest 1200 dynamic.sh $nokunit
@@ -128,6 +141,14 @@ suites() {
 	suite sweep dynamic guest 1500 sweep.sh $nokunit
 	suite pfe-sweep pfe guest 1500 sweep.sh $nokunit
 	suite lockdep-uprobes lockdep lockdep_suite uprobes 600
+	# the trace clock (microseconds, not jiffies) on both boards
+	suite clock dynamic guest 600 clock.sh $nokunit
+	q800 suite q800-clock q800-dynamic guest 600 clock.sh $nokunit
+	q800 suite q800-foundation q800-dynamic guest 600 foundation.sh
+	q800 suite q800-function q800-dynamic guest 900 function.sh $nokunit
+	q800 suite q800-dynamic q800-dynamic guest 1200 dynamic.sh $nokunit
+	q800 suite q800-kprobes q800-dynamic kprobes_suite
+	q800 suite q800-uprobes q800-dynamic guest 600 uprobes.sh $nokunit
 }
 
 selected() { # NAME: is NAME one of the SUITES patterns?
@@ -295,7 +316,7 @@ shopt -s nullglob
 (IFS=,; echo "${units[*]}") >"$L/units"
 echo "$KERNEL" >"$L/kernel"
 about="Linux $(cat "$B/pristine/.debian-version" 2>/dev/null || echo '?') (Debian's linux-source),"
-about+=" QEMU $(qemu-system-m68k --version | sed -n 's/.*version \([^ ]*\).*/\1/p;q') virt (68040),"
+about+=" QEMU $(qemu-system-m68k --version | sed -n 's/.*version \([^ ]*\).*/\1/p;q') virt and q800 (68040),"
 about+=" commit $(git -C "$top" describe --always --dirty 2>/dev/null || echo '?'),"
 about+=" $(date -u +%F), suites: ${SUITES:-all}."
 echo "$about" >"$L/about"

@@ -29,8 +29,17 @@ for p in "${patches[@]}"; do
 	printf '### %s\n%s\n\n' "$(basename "$p")" "$out" >>"$log"
 	total=$(grep -E '^total: [0-9]+ errors, [0-9]+ warnings, [0-9]+ checks' <<<"$out" || true)
 	[ -n "$total" ] || total="no checkpatch summary line"
+	# CamelCase register names the kernel's own m68k headers define
+	# (vT2CH of asm/mac_via.h): checkpatch seeds its list from include/
+	# only.  Any other check counts.
+	old=0
+	for id in $(sed -n 's/^CHECK: Avoid CamelCase: <\(.*\)>$/\1/p' <<<"$out"); do
+		grep -rqw -- "$id" "$tree/../pristine/arch/m68k/include" && old=$((old + 1))
+	done
+	checks=$(sed -n 's/^total: 0 errors, 0 warnings, \([0-9]*\) checks.*/\1/p' <<<"$total")
+	[ "$old" -eq 0 ] || total="$total ($old of them CamelCase names of arch/m68k/include)"
 	echo "checkpatch: $(basename "$p"): $total"
-	[ "${total#total: 0 errors, 0 warnings, 0 checks}" != "$total" ] || bad=1
+	[ -n "$checks" ] && [ "$checks" -eq "$old" ] || bad=1
 done
 # checkpatch caches its CamelCase list in the tree: leave TREE as the build made it
 rm -f "$tree"/.checkpatch-camelcase.*

@@ -5,7 +5,10 @@
 # requested option did not survive (a missing dependency would otherwise
 # silently drop it); with KCONFIG_LOOSE=1 (make bisect-build, make
 # defconfigs: trees and machines that lack some options) it only lists
-# the dropped options in KOBJ/dropped.txt.
+# the dropped options in KOBJ/dropped.txt.  With KCONFIG_NO_MODULES=1 (the
+# guest kernels of make run/check) the defconfig's own modules are left
+# out: the guest loads only the test modules the fragments ask for, and
+# mac_defconfig alone has 420 of them (virt_defconfig none).
 #
 # kconfig.sh --verify KOBJ FRAGMENT...: only the check, on KOBJ/.config as
 # the last build left it (kbuild's syncconfig rewrites .config when a Kconfig
@@ -27,8 +30,14 @@ frags=()
 for f in "$@"; do frags+=("$(realpath "$f")"); done
 cd "$kobj"
 if [ -z "$verify" ]; then
+	base=$tree/arch/m68k/configs/${KCONFIG_BASE:-virt_defconfig}
+	[ -f "$base" ] || { echo "kconfig: no $base" >&2; exit 1; }
+	if [ "${KCONFIG_NO_MODULES:-0}" = 1 ]; then
+		grep -v '=m$' "$base" >"$kobj/base_defconfig"
+		base=$kobj/base_defconfig
+	fi
 	ARCH=m68k CROSS_COMPILE=m68k-linux-gnu- "$tree/scripts/kconfig/merge_config.sh" -m -O "$kobj" \
-		"$tree/arch/m68k/configs/${KCONFIG_BASE:-virt_defconfig}" "${frags[@]}" >"$kobj/merge.log"
+		"$base" "${frags[@]}" >"$kobj/merge.log"
 	make -s -C "$tree" O="$kobj" ARCH=m68k CROSS_COMPILE=m68k-linux-gnu- olddefconfig
 fi
 

@@ -18,6 +18,11 @@
 # --icount: guest time counts guest instructions (1 ns each; idle time is
 # skipped) and the goldfish clock runs on that virtual clock, so what the
 # guest measures does not depend on how busy the host is.
+# The board comes from the kernel's configuration (the .config beside
+# VMLINUX): CONFIG_VIRT, QEMU's virt board; CONFIG_MAC only, the Macintosh
+# Quadra 800 (q800).  The CPU is a 68040 on both: QEMU 7.2's 68060 model
+# cannot run Linux (docs/notes.md, "Machines"), and both boards tell the
+# kernel it has a 68040.
 set -euo pipefail
 me='qemu-run'
 die() { echo "$me: $*" >&2; exit 1; }
@@ -68,11 +73,27 @@ fi
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout wants seconds, got '$timeout'"
 [ -z "$warning" ] || [ -n "$strict" ] || die "--expect-warning goes with --strict"
 
+config=$(dirname "$kernel")/.config
+[ -f "$config" ] || die "no $config beside the kernel: cannot tell its machine"
+# --icount's instruction time: 1 ns on virt.  The Macintosh's clocksource
+# infers timer 1 wraps from how long VIA accesses take on a real Quadra
+# (arch/m68k/mac/via.c, mac_read_clk()); on a guest running 1 ns
+# instructions under QEMU 7.2 it goes backwards and time jumps by 2^32
+# cycles (5483 s).  32 ns an instruction (shift=5) is the Quadra 800's own
+# 33 MHz 68040, where it holds.
+if grep -qx 'CONFIG_VIRT=y' "$config"; then
+	board=(-M virt) console=ttyGF0 shift=0
+elif grep -qx 'CONFIG_MAC=y' "$config"; then
+	board=(-M q800) console=ttyS0 shift=5
+else
+	die "$kernel is built for neither QEMU's virt board nor the Macintosh (CONFIG_VIRT, CONFIG_MAC)"
+fi
+
 # QEMU_EXTRA is split on blanks on purpose.
 # shellcheck disable=SC2206
-qemu=(qemu-system-m68k -M virt -cpu m68040 -m 256M -nographic -no-reboot
-	-kernel "$kernel" ${icount:+-icount shift=0,sleep=off -rtc clock=vm} ${QEMU_EXTRA:-})
-cmdline="console=ttyGF0 panic=-1"
+qemu=(qemu-system-m68k "${board[@]}" -cpu m68040 -m 256M -nographic -no-reboot
+	-kernel "$kernel" ${icount:+-icount shift=$shift,sleep=off -rtc clock=vm} ${QEMU_EXTRA:-})
+cmdline="console=$console panic=-1"
 
 if [ -n "$interactive" ]; then
 	exec "${qemu[@]}" -initrd "$initrd" -append "$cmdline harness.mode=shell $append"

@@ -47,7 +47,7 @@ check event-stacktrace-depth "no stack reaches a sys_* entry point" \
 trace_reset
 echo 0 >$T/tracing_max_latency
 echo irqsoff >$T/current_tracer
-if modprobe preemptirq_delay_test test_mode=irq delay=2000 burst_size=1; then
+if modprobe preemptirq_delay_test test_mode=irq delay=5000 burst_size=1; then
 	# the latency snapshot is only readable while the tracer is current
 	echo 0 >$T/tracing_on
 	lat=$(cat $T/tracing_max_latency)
@@ -55,11 +55,13 @@ if modprobe preemptirq_delay_test test_mode=irq delay=2000 burst_size=1; then
 	echo nop >$T/current_tracer
 	grep '\[preemptirq_delay_test\]' /proc/kallsyms >/tmp/mod.syms
 	rmmod preemptirq_delay_test
-	# the module busy-waits 2000us with interrupts off; under -icount the
+	# the module busy-waits 5000us with interrupts off; under -icount the
 	# clock counts instructions, so only the tracer's own entry and exit
-	# (a few us; 2002 on the dynamic kernel) come on top
-	check irqsoff-max-latency "tracing_max_latency=$lat, expected 2000..2100us" \
-		test "$lat" -ge 2000 -a "$lat" -le 2100
+	# come on top (2 us on virt, 94 us on the Macintosh, whose guest runs
+	# 32 ns instructions).  5 ms, not less: on the Macintosh fork's
+	# copy_page_range() keeps interrupts off for 3 ms under this tracer.
+	check irqsoff-max-latency "tracing_max_latency=$lat, expected 5000..5250us" \
+		test "$lat" -ge 5000 -a "$lat" -le 5250
 	start=$(sed -n 's/^# *=> started at: *\([^+ ]*\).*/\1/p' /tmp/irqsoff.txt)
 	end=$(sed -n 's/^# *=> ended at: *\([^+ ]*\).*/\1/p' /tmp/irqsoff.txt)
 	echo "irqsoff: $lat us, started at $start, ended at $end"

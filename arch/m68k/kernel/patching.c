@@ -25,6 +25,20 @@
  * the trap are accepted: the call, branch and no-op forms of a 6-byte
  * call site (asm/text-patching.h).
  *
+ * The flush: on the 68040 and 68060, flush_icache_range() executes a nop
+ * (which drains the store buffer) and cpushp %bc on the written page:
+ * dirty data cache lines go to memory and the instruction cache lines of
+ * the page are invalidated, so the next fetch reads what was written.
+ * The 68060 also predicts branches from a branch cache indexed by virtual
+ * address; its manual (MC68060UM, 5.11) has the hardware clear the whole
+ * branch cache on any CINV or CPUSH of the instruction cache, so a call
+ * site made a trapf.l is not still predicted as a taken branch.  Were a
+ * stale entry to survive, the 060 would take an access error with
+ * FSLW.BPE, which access_error060() answers by clearing the branch cache
+ * and returning: slower, never wrong.  None of the instructions written
+ * here (bsr.l, bra.l, trapf.l, jsr/jmp abs.l, illegal) is one the 68060
+ * emulates in software.
+ *
  * One site is in flight at a time (callers serialise, and m68k is
  * uniprocessor without kernel preemption), so the in-flight record is a
  * single global.
