@@ -79,7 +79,9 @@ sleep 0.2
 echo 0 >$T/events/kpirq/enable
 nirq=$(grep -c 'irq: (handle_irq_event' $T/trace)
 # the flags column of an event taken in hard interrupt context has an 'h'
-nhard=$(grep 'irq: (handle_irq_event' $T/trace | grep -c ' [^ ]*h[^ ]* *[0-9]*\.[0-9]*: ')
+# ('H' when the interrupt came during softirq processing, as on the
+# slower Macintosh guest)
+nhard=$(grep 'irq: (handle_irq_event' $T/trace | grep -c ' [^ ]*[hH][^ ]* *[0-9]*\.[0-9]*: ')
 check kp-irq-hits "handle_irq_event probe hit $nirq times" test "$nirq" -gt 3
 check kp-irq-context "$nhard of $nirq hits marked hardirq" test "$nhard" -eq "$nirq"
 echo >$KE
