@@ -319,7 +319,12 @@ shopt -s nullglob
 (IFS=,; echo "${units[*]}") >"$L/units"
 echo "$KERNEL" >"$L/kernel"
 about="Linux $(cat "$B/pristine/.debian-version" 2>/dev/null || echo '?') (Debian's linux-source),"
-about+=" QEMU $(qemu-system-m68k --version | sed -n 's/.*version \([^ ]*\).*/\1/p;q') virt and q800 (68040),"
+# the boards of the units that ran (the q800-* suites are the Macintosh's)
+mac=$(printf '%s\n' "${units[@]}" | grep -c '^q800-')
+boards=virt
+[ "$mac" -eq 0 ] || boards="virt and q800"
+[ "$mac" -lt "${#units[@]}" ] || boards=q800
+about+=" QEMU $(qemu-system-m68k --version | sed -n 's/.*version \([^ ]*\).*/\1/p;q') $boards (68040),"
 about+=" commit $(git -C "$top" describe --always --dirty 2>/dev/null || echo '?'),"
 about+=" $(date -u +%F), suites: ${SUITES:-all}."
 echo "$about" >"$L/about"
