@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Host tests of the m68k kprobes instruction decoder.
+"""Host tests of the m68k probes' instruction decoder.
 
 arch/m68k/kernel/probes/decode-insn.c is built on the host
 (harness/tests/decode-insn) and checked by harness/tests/decode-insn/check.sh:
@@ -61,26 +61,39 @@ class DecodeInsnTest(unittest.TestCase):
         self.assertEqual(rc, 0, summary(out))
         self.assertRegex(out, r'decode-insn: [1-9]\d* instructions, .* 0 failures')
 
-    @unittest.skipUnless(shutil.which(OBJDUMP), f'no {OBJDUMP}')
-    def test_catches_a_broken_decoder(self):
-        # (d16,PC) relocated against the wrong PC must fail both checks
+    def assert_caught(self, good, bad, unit_fail, vmlinux_fail):
+        """decode-insn.c with GOOD (found once) replaced by BAD must fail
+        the unit table with UNIT_FAIL, and the vmlinux check (when there
+        is one) with a VMLINUX_FAIL line."""
         with tempfile.TemporaryDirectory(prefix='decode-insn-src.') as src:
             for name in ('decode-insn.c', 'decode-insn.h'):
                 shutil.copy(SRC / name, src)
             path = Path(src) / 'decode-insn.c'
             text = path.read_text()
-            bad = 'u32 base = (u32)addr + 2 * i;'
-            self.assertIn(bad, text)
-            path.write_text(text.replace(bad, 'u32 base = (u32)addr + 2 * i + 2;'))
+            self.assertEqual(text.count(good), 1)
+            path.write_text(text.replace(good, bad))
             rc, out = check('--unit-only', src=src)
             self.assertNotEqual(rc, 0, out)
-            self.assertIn('FAIL lea (d16,pc),a0: slot', out)
+            self.assertIn(unit_fail, out)
             vm = vmlinux()
             if vm:
                 rc, out = check('--no-sweep', str(vm), src=src)
                 self.assertNotEqual(rc, 0, summary(out))
-                self.assertIn('COPY ', out)
+                self.assertIn(vmlinux_fail, out)
 
+    @unittest.skipUnless(shutil.which(OBJDUMP), f'no {OBJDUMP}')
+    def test_catches_a_broken_decoder(self):
+        # (d16,PC) relocated against the wrong PC must fail both checks
+        self.assert_caught('u32 base = (u32)addr + 2 * i;',
+                           'u32 base = (u32)addr + 2 * i + 2;',
+                           'FAIL lea (d16,pc),a0: slot', 'COPY ')
+
+    @unittest.skipUnless(shutil.which(OBJDUMP), f'no {OBJDUMP}')
+    def test_catches_a_wrong_branch_target(self):
+        # bra/bsr/bcc targets counted from the opcode instead of after it
+        self.assert_caught('branch_to(d, 1, disp, false);',
+                           'branch_to(d, 0, disp, false);',
+                           'FAIL bra.s: target', 'TARGET ')
 
 if __name__ == '__main__':
     unittest.main()

@@ -18,6 +18,10 @@ few different extension words (unless --no-sweep), one summary line each:
    form: `0xADDR` for (d16,PC) -> (xxx).L, `%zpc@(ADDR...` for the indexed
    and full forms (the base suppressed, the same ADDR as base displacement),
    with objdump's length equal to the decoder's slot_len.
+3. Where a branch (bcc, bsr, dbcc, fbcc, fdbcc) or a jmp/jsr (d16,PC) goes:
+   the decoder's target must be the one objdump prints, and the decoder
+   must find one exactly where objdump prints one (a walk over a function
+   resumes at these targets).
 
 Where objdump and the decoder may disagree, and why (anything else fails):
 - objdump shows no instruction (".short" data, or it stopped at a symbol
@@ -173,6 +177,8 @@ def compare(prog, elf, work):
         else:
             fails.append(line)
 
+    if stats['instructions'] and not stats['targets']:
+        fails.append('no branch target compared: objdump_target() found none')
     stats['verified'] = verify_copies(work, fails)
     if stats['verified'] != stats['pcrel']:
         fails.append(f'{stats["pcrel"]} copies written, {stats["verified"]} verified')
@@ -206,7 +212,8 @@ def report(name, stats, refused, tolerated, fails):
         print(f'... {len(fails) - 50} more')
     reasons = ', '.join(f'{w} {n}' for w, n in refused.most_common())
     print(f'{name}: {stats["instructions"]} instructions, {stats["agree"]} lengths agree, '
-          f'{stats["verified"]} pc-relative rewritten and verified, {stats["refused"]} refused '
+          f'{stats["verified"]} pc-relative rewritten and verified, {stats["targets"]} branch targets '
+          f'agree, {stats["refused"]} refused '
           f'({reasons}); objdump does not know {stats["objdump-unknown"]} '
           f'({stats["objdump-unknown-invalid"]} invalid for the decoder too); tolerated: '
           f'{", ".join(f"{w} {n}" for w, n in tolerated.most_common()) or "none"}; '

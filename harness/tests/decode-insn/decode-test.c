@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host driver of the m68k kprobes instruction decoder
+ * Host driver of the m68k probes' instruction decoder
  * (arch/m68k/kernel/probes/decode-insn.c, compiled unchanged).
  *
  *   decode-test unit
- *	the table of hand-picked encodings below
+ *	the tables of hand-picked encodings below
  *   decode-test objdump VMLINUX DIS SLOTS.bin SLOTS.txt
  *	DIS is `objdump -d -z --insn-width=22` of VMLINUX: decode the
  *	section contents (read from the ELF file) at every instruction
  *	boundary objdump reports, compare lengths with objdump's,
  *	write each rewritten PC-relative copy to SLOTS.bin (32 bytes apiece,
  *	padded with nop) with one line per copy in SLOTS.txt
- *	("ADDR<TAB>SLOT_LEN<TAB>OBJDUMP TEXT") for check.py to disassemble.
- *	Prints mismatches and a "STATS key value" line per counter.
+ *	("ADDR<TAB>SLOT_LEN<TAB>OBJDUMP TEXT") for check.py to disassemble;
+ *	compare every branch or jump target the decoder finds with the one
+ *	objdump prints.  Prints mismatches and a "STATS key value" line per
+ *	counter.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -24,14 +26,15 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define F_BR	M68K_INSN_F_BRANCH
 #define F_PR	M68K_INSN_F_PUSHRET
+#define F_FIXUP	(F_BR | F_PR)
 
 struct unit_case {
 	const char *name;
 	unsigned int addr;
 	u16 text[12];
-	int len;		/* m68k_insn_len(): bytes or -EINVAL */
+	int len;		/* bytes, or -EINVAL: not an instruction */
 	const char *why;	/* NULL: accepted; else a substring of why */
-	unsigned int flags;
+	unsigned int flags;	/* the fix-ups: F_BR, F_PR */
 	int slot_len;		/* 0: same as len */
 	u16 slot[14];		/* expected copy when it is rewritten */
 };
@@ -147,6 +150,124 @@ static const struct unit_case cases[] = {
 	{ "truncated lea (d16,pc)", 0x1000, { 0x41fa }, -EINVAL, "truncated", 0 },
 };
 
+/*
+ * What a probe does and where the instruction goes: the action, the flags
+ * below, and the target (checked when M68K_INSN_F_TARGET is expected).
+ */
+#define F_TG	M68K_INSN_F_TARGET
+#define F_TB	M68K_INSN_F_TABLE
+#define F_WT	M68K_INSN_F_WORD_TABLE
+#define F_PC	M68K_INSN_F_PCREL
+#define FLOW_FLAGS	(F_BR | F_PR | F_PC | F_TG | F_TB | F_WT)
+#define STEP		M68K_INSN_STEP
+#define REFUSE		M68K_INSN_REFUSE
+
+struct flow_case {
+	const char *name;
+	unsigned int addr;
+	u16 text[4];
+	enum m68k_insn_action action;
+	unsigned int flags;
+	unsigned long target;
+};
+
+static const struct flow_case flows[] = {
+	{ "nop", 0x1000, { 0x4e71 }, M68K_INSN_SIM_NOP, 0, 0 },
+	{ "bra.s", 0x1000, { 0x6010 }, M68K_INSN_SIM_JUMP, F_BR | F_TG, 0x1012 },
+	{ "bra.s back", 0x1000, { 0x60fc }, M68K_INSN_SIM_JUMP, F_BR | F_TG, 0x0ffe },
+	{ "bra.w", 0x1000, { 0x6000, 0x0100 }, M68K_INSN_SIM_JUMP, F_BR | F_TG, 0x1102 },
+	{ "bra.l", 0x1000, { 0x60ff, 0xffff, 0xf000 }, M68K_INSN_SIM_JUMP,
+	  F_BR | F_TG, 0x0002 },
+	{ "bsr.s", 0x1000, { 0x6110 }, M68K_INSN_SIM_CALL, F_BR | F_PR | F_TG, 0x1012 },
+	{ "bsr.w", 0x1000, { 0x6100, 0xff00 }, M68K_INSN_SIM_CALL,
+	  F_BR | F_PR | F_TG, 0x0f02 },
+	{ "bsr.l", 0x1000, { 0x61ff, 0x0001, 0x0000 }, M68K_INSN_SIM_CALL,
+	  F_BR | F_PR | F_TG, 0x11002 },
+	{ "bne.w", 0x1000, { 0x6600, 0x0100 }, STEP, F_BR | F_TG, 0x1102 },
+	{ "beq.s", 0x1000, { 0x67f0 }, STEP, F_BR | F_TG, 0x0ff2 },
+	{ "dbra d0", 0x1000, { 0x51c8, 0xfffc }, STEP, F_BR | F_TG, 0x0ffe },
+	{ "fbeq.w", 0x1000, { 0xf281, 0x000e }, STEP, F_BR | F_TG, 0x1010 },
+	{ "fbogt.l", 0x1000, { 0xf2c2, 0x0000, 0x0100 }, STEP, F_BR | F_TG, 0x1102 },
+	/* fdbcc counts from its displacement word, as binutils does */
+	{ "fdbne d1", 0x1008, { 0xf249, 0x000e, 0x0004 }, STEP, F_BR | F_TG, 0x1010 },
+	/* never taken: the displacement need not lead to an instruction */
+	{ "fnop (fbf.w +0)", 0x1000, { 0xf280, 0x0000 }, STEP, F_BR, 0 },
+	{ "fbsf.l", 0x1000, { 0xf2d0, 0x0000, 0x0010 }, STEP, F_BR, 0 },
+	{ "dbt d0", 0x1000, { 0x50c8, 0x0010 }, STEP, F_BR, 0 },
+	{ "fdbt d0", 0x1000, { 0xf248, 0x000f, 0x0010 }, STEP, F_BR, 0 },
+	{ "dbf d0 (dbra)", 0x1000, { 0x51c8, 0x0010 }, STEP, F_BR | F_TG, 0x1012 },
+	{ "jsr (d16,pc)", 0x2000, { 0x4eba, 0x0100 }, STEP, F_PR | F_PC | F_TG, 0x2102 },
+	{ "jmp (d16,pc)", 0x2000, { 0x4efa, 0xfff0 }, STEP, F_PC | F_TG, 0x1ff2 },
+	{ "jmp (2,pc,d0.w*2): gcc's table", 0x2000, { 0x4efb, 0x0202 }, STEP,
+	  F_PC | F_TB | F_WT, 0 },
+	{ "jmp (2,pc,d0.l): a table of other entries", 0x2000, { 0x4efb, 0x0a02 },
+	  STEP, F_PC | F_TB, 0 },
+	{ "jmp (4,pc,d0.w)", 0x2000, { 0x4efb, 0x0004 }, STEP, F_PC | F_TB, 0 },
+	{ "jsr (2,pc,d0.w): not a table", 0x2000, { 0x4ebb, 0x0002 }, STEP,
+	  F_PR | F_PC, 0 },
+	{ "jsr (a0)", 0x1000, { 0x4e90 }, STEP, F_PR, 0 },
+	{ "jmp (a0)", 0x1000, { 0x4ed0 }, STEP, 0, 0 },
+	{ "lea (d16,pc),a0: data, no target", 0x1000, { 0x41fa, 0x0010 }, STEP, F_PC, 0 },
+	{ "rts", 0x1000, { 0x4e75 }, STEP, 0, 0 },
+	{ "trapf.l: the ftrace nop is stepped", 0x1000, { 0x51fb, 0, 0 }, STEP, 0, 0 },
+	{ "trap #0", 0x1000, { 0x4e40 }, REFUSE, 0, 0 },
+	{ "bra.s at an odd address", 0x1001, { 0x6010 }, REFUSE, F_BR | F_TG, 0x1013 },
+};
+
+/*
+ * Where the probed code goes on after a step (m68k_insn_resume()): the
+ * instruction at 0x1000 stepped from a slot at 0x8000.
+ */
+struct resume_case {
+	const char *name;
+	u16 text[4];
+	unsigned long pc;	/* after the step */
+	unsigned long want;
+};
+
+static const struct resume_case resumes[] = {
+	{ "bra.s taken", { 0x6010 }, 0x8012, 0x1012 },
+	{ "bne.w not taken", { 0x6600, 0x0100 }, 0x8004, 0x1004 },
+	{ "bne.w taken", { 0x6600, 0x0100 }, 0x8102, 0x1102 },
+	{ "jmp (a0): absolute", { 0x4ed0 }, 0x5000, 0x5000 },
+	{ "jmp (d16,pc): made absolute", { 0x4efa, 0x0100 }, 0x1102, 0x1102 },
+	{ "lea (d16,pc),a0: copy 2 bytes longer", { 0x41fa, 0x0010 }, 0x8006, 0x1004 },
+	{ "rts: absolute", { 0x4e75 }, 0x1234, 0x1234 },
+};
+
+/* the return address pushed by the step of jsr: rebased only at the slot's end */
+static const struct resume_case returns[] = {
+	{ "jsr (a0) pushed", { 0x4e90 }, 0x8002, 0x1002 },
+	{ "jsr (d16,pc) pushed", { 0x4eba, 0x0100 }, 0x8006, 0x1004 },
+	{ "bsr.s pushed", { 0x6110 }, 0x8002, 0x1002 },
+	{ "bsr.s: not from the slot's end", { 0x6110 }, 0x8012, 0x8012 },
+};
+
+static unsigned int run_resume(const struct resume_case *cases, unsigned int n,
+			       bool ret)
+{
+	unsigned int i, fails = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct resume_case *c = &cases[i];
+		struct m68k_insn insn;
+		unsigned long got;
+
+		if (m68k_insn_decode(c->text, sizeof(c->text), 0x1000, &insn)) {
+			printf("FAIL resume %s: invalid\n", c->name);
+			fails++;
+			continue;
+		}
+		got = m68k_insn_resume(ret ? 0 : insn.flags, insn.len, insn.slot_len,
+				       0x8000, 0x1000, c->pc);
+		if (got != c->want) {
+			printf("FAIL resume %s: %#lx, want %#lx\n", c->name, got, c->want);
+			fails++;
+		}
+	}
+	return fails;
+}
+
 /* Bytes readable at the unit case's text: all of it but for the truncated. */
 static unsigned int case_avail(const struct unit_case *c)
 {
@@ -169,24 +290,25 @@ static int run_unit(void)
 		int len, ret;
 		const char *bad = NULL;
 
-		len = m68k_insn_len(c->text, avail);
-		ret = m68k_insn_prepare(c->text, avail, c->addr, &insn);
+		ret = m68k_insn_decode(c->text, avail, c->addr, &insn);
+		len = ret ? ret : (int)insn.len;
 		if (len != c->len)
 			bad = "length";
-		else if (c->why && (ret != -EINVAL || !insn.why ||
+		else if (c->why && (insn.action != M68K_INSN_REFUSE || !insn.why ||
 				    !strstr(insn.why, c->why)))
 			bad = "refusal";
-		else if (!c->why && (ret || insn.why))
+		else if (!c->why && (ret || insn.why ||
+				     insn.action == M68K_INSN_REFUSE))
 			bad = "accepted";
-		else if (len > 0 && insn.len != (unsigned int)len)
-			bad = "insn.len";
-		else if (!c->why && insn.flags != c->flags)
+		else if (!c->why && (insn.flags & F_FIXUP) != c->flags)
 			bad = "flags";
 		else if (!c->why && insn.slot_len != (unsigned int)slot_len)
 			bad = "slot_len";
 		else if (!c->why && memcmp(insn.slot, c->slot_len ? c->slot : c->text,
 					   slot_len))
 			bad = "slot";
+		else if (!c->why && !(insn.flags & M68K_INSN_F_PCREL) != !c->slot_len)
+			bad = "pcrel flag";
 		if (bad) {
 			fails++;
 			printf("FAIL %s: %s (len %d ret %d why %s flags %#x slot_len %u)\n",
@@ -194,6 +316,32 @@ static int run_unit(void)
 			       insn.flags, insn.slot_len);
 		}
 	}
+
+	for (i = 0; i < ARRAY_SIZE(flows); i++) {
+		const struct flow_case *c = &flows[i];
+		struct m68k_insn insn;
+		const char *bad = NULL;
+		int ret;
+
+		ret = m68k_insn_decode(c->text, sizeof(c->text), c->addr, &insn);
+		if (ret)
+			bad = "invalid";
+		else if (insn.action != c->action)
+			bad = "action";
+		else if ((insn.flags & FLOW_FLAGS) != c->flags)
+			bad = "flags";
+		else if ((insn.flags & M68K_INSN_F_TARGET) && insn.target != c->target)
+			bad = "target";
+		if (bad) {
+			fails++;
+			printf("FAIL %s: %s (ret %d action %d flags %#x target %#lx)\n",
+			       c->name, bad, ret, insn.action, insn.flags, insn.target);
+		}
+	}
+	n += ARRAY_SIZE(flows);
+	fails += run_resume(resumes, ARRAY_SIZE(resumes), false);
+	fails += run_resume(returns, ARRAY_SIZE(returns), true);
+	n += ARRAY_SIZE(resumes) + ARRAY_SIZE(returns);
 	printf("decode-insn unit: %u cases, %u failed\n", n, fails);
 	return fails ? 1 : 0;
 }
@@ -316,6 +464,53 @@ static int parse_line(char *line, unsigned long *addr, char **text)
 	return n;
 }
 
+/*
+ * The target objdump prints for a branch (bcc, bsr, dbcc, fbcc, fdbcc:
+ * "beqw 1e3dec <vfs_read+0x32e>", "fdbne %d1,10 <b>") or a jmp/jsr
+ * (d16,%pc) ("jsr %pc@(1234 <f>)"): 1 with *target set, else 0.
+ */
+static int objdump_target(const char *text, unsigned long *target)
+{
+	static const char *const not_branches[] = {
+		"bchg", "bclr", "bset", "btst", "bf", "bkpt",
+	};
+	/* branches never taken, which the decoder gives no target */
+	static const char *const never[] = {
+		"dbt", "fdbt", "fdbst", "fbf", "fbfw", "fbfl", "fbsf", "fbsfw", "fbsfl",
+	};
+	const char *op, *end;
+	char *after;
+	unsigned int i;
+
+	*target = 0;
+	if (!strncmp(text, "jsr %pc@(", 9) || !strncmp(text, "jmp %pc@(", 9)) {
+		op = text + 9;
+		*target = strtoul(op, &after, 16);
+		/* no index, no memory indirection: just the displacement */
+		return after != op && (*after == ')' || *after == ' ') &&
+		       !strchr(after, ',') && !strstr(after, ")@(");
+	}
+	for (i = 0; i < ARRAY_SIZE(not_branches); i++)
+		if (!strncmp(text, not_branches[i], strlen(not_branches[i])))
+			return 0;
+	for (i = 0; i < ARRAY_SIZE(never); i++)
+		if (!strncmp(text, never[i], strlen(never[i])) &&
+		    text[strlen(never[i])] == ' ')
+			return 0;
+	if (text[0] != 'b' && strncmp(text, "db", 2) && strncmp(text, "fb", 2) &&
+	    strncmp(text, "fdb", 3))
+		return 0;
+	end = strstr(text, " <");
+	if (!end)
+		end = text + strlen(text);
+	for (op = end; op > text && op[-1] != ' ' && op[-1] != ','; op--)
+		;
+	if (op == text || op == end)
+		return 0;
+	*target = strtoul(op, &after, 16);
+	return after == end;
+}
+
 struct rec {
 	unsigned long addr;
 	int len;
@@ -343,7 +538,7 @@ static int run_objdump(const char *elf, const char *dis, const char *slotbin, co
 	unsigned long n_insn = 0, n_agree = 0, n_mismatch = 0, n_short = 0;
 	unsigned long n_short_inval = 0, n_short_len = 0, n_inval = 0;
 	unsigned long n_pcrel = 0, n_accept = 0, n_refused = 0;
-	unsigned long n_pcrel_mismatch = 0;
+	unsigned long n_pcrel_mismatch = 0, n_target = 0, n_target_mismatch = 0;
 	struct { const char *why; unsigned long n; } whys[64];
 	unsigned int nwhys = 0, k;
 
@@ -388,7 +583,8 @@ static int run_objdump(const char *elf, const char *dis, const char *slotbin, co
 		u16 text[M68K_INSN_MAX_LEN / 2 + 2];
 		unsigned int avail = 0, w;
 		struct m68k_insn insn;
-		int len, ret, pcrel_text;
+		int len, ret, pcrel_text, has_target;
+		unsigned long target = 0;
 
 		if (!s) {
 			printf("NOSECTION %lx: %s\n", r->addr, r->text);
@@ -399,7 +595,8 @@ static int run_objdump(const char *elf, const char *dis, const char *slotbin, co
 			text[w] = s->bytes[off + 2 * w] << 8 | s->bytes[off + 2 * w + 1];
 			avail += 2;
 		}
-		len = m68k_insn_len(text, avail);
+		ret = m68k_insn_decode(text, avail, r->addr, &insn);
+		len = ret ? ret : (int)insn.len;
 		if (objdump_unknown(r)) {
 			n_short++;
 			if (len < 0) {
@@ -412,7 +609,6 @@ static int run_objdump(const char *elf, const char *dis, const char *slotbin, co
 			continue;
 		}
 		n_insn++;
-		ret = m68k_insn_prepare(text, avail, r->addr, &insn);
 		if (len < 0) {
 			n_inval++;
 			printf("INVALID %lx: %04x %04x: %s\t(decoder: %s)\n", r->addr,
@@ -426,7 +622,18 @@ static int run_objdump(const char *elf, const char *dis, const char *slotbin, co
 			continue;
 		}
 		n_agree++;
-		if (ret) {
+		has_target = objdump_target(r->text, &target);
+		if (has_target != !!(insn.flags & M68K_INSN_F_TARGET) ||
+		    (has_target && target != (insn.target & 0xffffffff))) {
+			n_target_mismatch++;
+			printf("TARGET %lx: objdump %s %lx, decoder %s %lx: %s\n", r->addr,
+			       has_target ? "goes to" : "shows no target", target,
+			       insn.flags & M68K_INSN_F_TARGET ? "goes to" : "has no target",
+			       insn.target, r->text);
+			continue;
+		}
+		n_target += has_target;
+		if (insn.action == M68K_INSN_REFUSE) {
 			n_refused++;
 			for (k = 0; k < nwhys; k++)
 				if (!strcmp(whys[k].why, insn.why))
@@ -441,7 +648,8 @@ static int run_objdump(const char *elf, const char *dis, const char *slotbin, co
 		}
 		n_accept++;
 		pcrel_text = !!strstr(r->text, "%pc@(");
-		if (pcrel_text != (insn.slot_len != insn.len ||
+		if (pcrel_text != !!(insn.flags & M68K_INSN_F_PCREL) ||
+		    pcrel_text != (insn.slot_len != insn.len ||
 				   memcmp(insn.slot, text, insn.len))) {
 			n_pcrel_mismatch++;
 			printf("PCREL %lx: objdump %s pc-relative, decoder %s: %s\n",
@@ -470,6 +678,8 @@ static int run_objdump(const char *elf, const char *dis, const char *slotbin, co
 	printf("STATS pcrel %lu\n", n_pcrel);
 	printf("STATS pcrel-mismatch %lu\n", n_pcrel_mismatch);
 	printf("STATS refused %lu\n", n_refused);
+	printf("STATS targets %lu\n", n_target);
+	printf("STATS target-mismatch %lu\n", n_target_mismatch);
 	printf("STATS objdump-unknown %lu\n", n_short);
 	printf("STATS objdump-unknown-invalid %lu\n", n_short_inval);
 	printf("STATS objdump-unknown-decoded %lu\n", n_short_len);

@@ -3,14 +3,7 @@
 #define _ASM_M68K_KPROBES_H
 
 #include <asm-generic/kprobes.h>
-
-/*
- * The kprobe breakpoint: a line-A opcode.  Every 680x0 takes it as an
- * unimplemented instruction (vector 10) with the PC at the instruction,
- * and Linux uses no line-A instruction anywhere.  (bkpt would do on real
- * CPUs, but QEMU before 8.0 stops the whole machine on it in system mode.)
- */
-#define M68K_KPROBE_BKPT	0xa000
+#include <asm/probes.h>
 
 #ifdef CONFIG_KPROBES
 #include <linux/types.h>
@@ -18,7 +11,7 @@
 
 #define __ARCH_WANT_KPROBES_INSN_SLOT
 /* in kprobe_opcode_t units: room for the relocated copy of an instruction */
-#define MAX_INSN_SIZE		16
+#define MAX_INSN_SIZE		(M68K_INSN_SLOT_LEN / 2)
 #define kretprobe_blacklist_size	0
 
 typedef u16 kprobe_opcode_t;

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * m68k instruction decoder for kprobes (and later uprobes).
+ * The m68k instruction decoder of kprobes and uprobes.
  *
  * It knows the 68020-68060 integer instruction set, the 68030 and 68040/060
  * MMU and cache instructions (only to refuse them) and the 6888x/68040 FPU
- * instructions.  It finds the length of an instruction, decides whether it
- * may be single-stepped out of line, and builds the copy to step: every
- * PC-relative effective address is rewritten into an absolute one, so that
- * the copy computes the same address wherever it runs.
+ * instructions.  For the instruction at an address it finds the length,
+ * what a probe does there (refuse it, step a copy out of line, or simulate
+ * it) and what must be fixed up after a step, where a branch goes, and
+ * builds the copy to step: every PC-relative effective address is
+ * rewritten into an absolute one, so that the copy computes the same
+ * address wherever it runs.  kprobes and uprobes act on this description
+ * alone, and kprobes' walk over a function's instructions reads its
+ * lengths and targets.
  *
  * Copyright the m68k ftrace port authors.
  */
@@ -61,6 +65,8 @@ struct m68k_dec {
 	const char *why;	/* why invalid or refused */
 	unsigned int pc_ext;	/* word index of the PC-relative extension */
 	enum m68k_pcrel pcrel;
+	enum m68k_insn_action sim;	/* STEP, or what may be simulated */
+	s32 target;		/* with M68K_INSN_F_TARGET: from the opcode */
 };
 
 static int invalid(struct m68k_dec *d, const char *why)
@@ -171,6 +177,22 @@ static int ea_op(struct m68k_dec *d, u16 op, unsigned int allowed,
 	return ea(d, (op >> 3) & 7, op & 7, allowed, isize);
 }
 
+/*
+ * The instruction may go to @disp bytes from its word @word (the PC it
+ * computes the target from).  Call it once that word is consumed.  A
+ * branch that is never taken (dbt, fbf, fdbt...) has no target: its
+ * displacement need not point at an instruction (fnop is fbf.w to the
+ * middle of itself).
+ */
+static void branch_to(struct m68k_dec *d, unsigned int word, s32 disp,
+		      bool never)
+{
+	if (never)
+		return;
+	d->flags |= M68K_INSN_F_TARGET;
+	d->target = 2 * word + disp;
+}
+
 /* Bytes of the size field in bits 7-6 (0: byte, 1: word, 2: long). */
 static unsigned int size_bytes(u16 op)
 {
@@ -262,12 +284,26 @@ static int line_move(struct m68k_dec *d, u16 op)
 /* Line 4, opcodes 0x4e40-0x4eff: trap, link, unlk, rts, jsr, jmp... */
 static int line4_e(struct m68k_dec *d, u16 op)
 {
-	if ((op & 0xffc0) == 0x4e80) {		/* jsr */
-		d->flags |= M68K_INSN_F_PUSHRET;
-		return ea_op(d, op, EA_CTL, 0);
+	if ((op & 0xff80) == 0x4e80) {		/* jsr, jmp */
+		if (!(op & 0x0040))
+			d->flags |= M68K_INSN_F_PUSHRET;
+		if (ea_op(d, op, EA_CTL, 0))
+			return -EINVAL;
+		if (d->pcrel == PCREL_D16)
+			branch_to(d, 1, (s16)d->text[1], false);
+		/*
+		 * jmp (d8,%pc,Xn) jumps through a table that may lie right
+		 * behind it: gcc's switch tables of word offsets from the
+		 * table's start, in the brief format with d8 = 2 and a word
+		 * index.
+		 */
+		if (op == 0x4efb) {
+			d->flags |= M68K_INSN_F_TABLE;
+			if ((d->text[1] & 0x09ff) == 0x0002)
+				d->flags |= M68K_INSN_F_WORD_TABLE;
+		}
+		return 0;
 	}
-	if ((op & 0xffc0) == 0x4ec0)		/* jmp */
-		return ea_op(d, op, EA_CTL, 0);
 	if ((op & 0xfff0) == 0x4e40)
 		return refuse(d, "trap #n");
 	if ((op & 0xfff8) == 0x4e50)		/* link.w */
@@ -280,6 +316,7 @@ static int line4_e(struct m68k_dec *d, u16 op)
 	case 0x4e70:
 		return refuse(d, "reset is privileged");
 	case 0x4e71:				/* nop */
+		d->sim = M68K_INSN_SIM_NOP;
 		return 0;
 	case 0x4e72:
 		if (ext(d, 1))
@@ -393,7 +430,10 @@ static int line5(struct m68k_dec *d, u16 op)
 		return ea_op(d, op, (op & 0xc0) ? EA_ALT : EA_DALT, 0);
 	if (mode == 1) {				/* dbcc */
 		d->flags |= M68K_INSN_F_BRANCH;
-		return ext(d, 1);
+		if (ext(d, 1))
+			return -EINVAL;
+		branch_to(d, 1, (s16)d->text[1], ((op >> 8) & 0xf) == 0);
+		return 0;
 	}
 	if (mode == 7 && reg >= 2 && reg <= 4) {	/* trapcc */
 		if (ext(d, reg == 4 ? 0 : reg - 1))
@@ -409,13 +449,25 @@ static int line5(struct m68k_dec *d, u16 op)
 /* BRA, BSR, Bcc with 8, 16 or 32-bit displacement. */
 static int line6(struct m68k_dec *d, u16 op)
 {
+	s32 disp = (s8)(op & 0xff);
+
 	d->flags |= M68K_INSN_F_BRANCH;
-	if ((op & 0x0f00) == 0x0100)
+	if ((op & 0x0f00) == 0x0000)
+		d->sim = M68K_INSN_SIM_JUMP;
+	if ((op & 0x0f00) == 0x0100) {
 		d->flags |= M68K_INSN_F_PUSHRET;
-	if ((op & 0xff) == 0)
-		return ext(d, 1);
-	if ((op & 0xff) == 0xff)
-		return ext(d, 2);
+		d->sim = M68K_INSN_SIM_CALL;
+	}
+	if (disp == 0) {
+		if (ext(d, 1))
+			return -EINVAL;
+		disp = (s16)d->text[1];
+	} else if (disp == -1) {
+		if (ext(d, 2))
+			return -EINVAL;
+		disp = (s32)((u32)d->text[1] << 16 | d->text[2]);
+	}
+	branch_to(d, 1, disp, false);
 	return 0;
 }
 
@@ -555,6 +607,7 @@ static int fpu_general(struct m68k_dec *d, u16 op)
 static int line_f_fpu(struct m68k_dec *d, u16 op)
 {
 	unsigned int mode = (op >> 3) & 7, reg = op & 7;
+	s32 disp;
 	u16 w;
 
 	switch ((op >> 6) & 7) {
@@ -565,9 +618,12 @@ static int line_f_fpu(struct m68k_dec *d, u16 op)
 			return -EINVAL;
 		if (w & 0xffe0)
 			return invalid(d, "fpu condition");
-		if (mode == 1) {	/* fdbcc */
+		if (mode == 1) {	/* fdbcc: from its displacement */
 			d->flags |= M68K_INSN_F_BRANCH;
-			return ext(d, 1);
+			if (ext(d, 1))
+				return -EINVAL;
+			branch_to(d, 2, (s16)d->text[2], (w & 0xf) == 0xf);
+			return 0;
 		}
 		if (mode == 7 && reg >= 2 && reg <= 4) {
 			if (ext(d, reg == 4 ? 0 : reg - 1))
@@ -580,7 +636,14 @@ static int line_f_fpu(struct m68k_dec *d, u16 op)
 		if (op & 0x20)
 			return invalid(d, "fpu condition");
 		d->flags |= M68K_INSN_F_BRANCH;
-		return ext(d, op & 0x40 ? 2 : 1);
+		if (ext(d, op & 0x40 ? 2 : 1))
+			return -EINVAL;
+		if (op & 0x40)
+			disp = (s32)((u32)d->text[1] << 16 | d->text[2]);
+		else
+			disp = (s16)d->text[1];
+		branch_to(d, 1, disp, (op & 0xf) == 0);
+		return 0;
 	case 4:
 		refuse(d, "fsave is privileged");
 		return ea_op(d, op, EA_CALT | EA_PREDEC, 0);
@@ -672,6 +735,7 @@ static int m68k_decode(struct m68k_dec *d, const u16 *text, unsigned int avail)
 	int ret;
 
 	memset(d, 0, sizeof(*d));
+	d->sim = M68K_INSN_STEP;
 	d->text = text;
 	d->nw = avail / 2;
 	if (ext(d, 1))
@@ -714,13 +778,6 @@ static int m68k_decode(struct m68k_dec *d, const u16 *text, unsigned int avail)
 	if (ret)
 		return ret;
 	return d->pos * 2;
-}
-
-int m68k_insn_len(const u16 *text, unsigned int avail)
-{
-	struct m68k_dec d;
-
-	return m68k_decode(&d, text, avail);
 }
 
 /*
@@ -774,8 +831,8 @@ static int m68k_insn_relocate(struct m68k_dec *d, unsigned long addr,
 	return 0;
 }
 
-int m68k_insn_prepare(const u16 *text, unsigned int avail, unsigned long addr,
-		      struct m68k_insn *insn)
+int m68k_insn_decode(const u16 *text, unsigned int avail, unsigned long addr,
+		     struct m68k_insn *insn)
 {
 	struct m68k_dec d;
 	int len;
@@ -787,23 +844,27 @@ int m68k_insn_prepare(const u16 *text, unsigned int avail, unsigned long addr,
 		return -EINVAL;
 	}
 	insn->len = len;
+	insn->flags = d.flags;
+	if (d.flags & M68K_INSN_F_TARGET)
+		insn->target = addr + d.target;
 	if (d.why) {
 		insn->why = d.why;
-		return -EINVAL;
+		return 0;
 	}
 	if (addr & 1) {
 		insn->why = "odd address";
-		return -EINVAL;
-	}
-	insn->flags = d.flags;
-	if (d.pcrel == PCREL_NONE) {
-		memcpy(insn->slot, text, len);
-		insn->slot_len = len;
 		return 0;
 	}
-	if (m68k_insn_relocate(&d, addr, insn)) {
-		insn->why = "relocated copy too long";
-		return -EINVAL;
+	if (d.pcrel != PCREL_NONE) {
+		if (m68k_insn_relocate(&d, addr, insn)) {
+			insn->why = "relocated copy too long";
+			return 0;
+		}
+		insn->flags |= M68K_INSN_F_PCREL;
+	} else {
+		memcpy(insn->slot, text, len);
+		insn->slot_len = len;
 	}
+	insn->action = d.sim;
 	return 0;
 }

@@ -14,10 +14,12 @@
  * (and a pushed return address) from the slot back to the probed code,
  * restores the SR and runs the post-handler.
  *
- * What the copy may do is decided by the instruction decoder
- * (decode-insn.c): it refuses what cannot run out of line, rewrites
- * PC-relative operands to absolute ones, and flags branches and calls
- * for the fixup here.
+ * What to do is the instruction decoder's answer (decode-insn.c): it
+ * refuses what cannot run out of line, rewrites PC-relative operands to
+ * absolute ones, and flags branches and calls for the fixup here.  What
+ * it would let a probe simulate (nop, bra, bsr) is stepped like the rest:
+ * in the kernel a simulated bsr would have to push below the exception
+ * frame, and one path for every instruction is easier to trust.
  */
 
 #define pr_fmt(fmt) "kprobes: " fmt
@@ -32,8 +34,6 @@
 #include <linux/text-patching.h>
 #include "decode-insn.h"
 
-#define M68K_SR_T1	0x8000
-#define M68K_SR_T0	0x4000
 #define M68K_SR_IPL	0x0700
 #define M68K_SR_SYS	0xff00		/* T1 T0 S M . I2 I1 I0 */
 
@@ -102,39 +102,24 @@ static unsigned long m68k_walk_resume(struct m68k_walk *w, unsigned long pc)
 }
 
 /*
- * Note the target of the branch @insn at @pc (bra, bsr, bcc, dbcc, jmp or
- * jsr (d16,%pc)); a jump through a table returns the address after it.
+ * Note where the instruction @insn at @pc may go; after a jump through a
+ * table return the address after it (where the table may be), else 0.
  */
-static unsigned long m68k_walk_branch(struct m68k_walk *w, unsigned long pc,
-				      const u16 *insn, unsigned int len)
+static unsigned long m68k_walk_insn(struct m68k_walk *w, unsigned long pc,
+				    const struct m68k_insn *insn)
 {
-	u16 op = insn[0];
+	unsigned long end = pc + insn->len;
 	s16 entry;
 
-	if ((op & 0xf000) == 0x6000) {
-		if ((op & 0xff) == 0)
-			m68k_walk_note(w, pc, pc + 2 + (s16)insn[1]);
-		else if ((op & 0xff) == 0xff)
-			m68k_walk_note(w, pc, pc + 2 +
-				       (s32)((u32)insn[1] << 16 | insn[2]));
-		else
-			m68k_walk_note(w, pc, pc + 2 + (s8)op);
-	} else if ((op & 0xf0f8) == 0x50c8 || (op & 0xffbf) == 0x4eba) {
-		m68k_walk_note(w, pc, pc + 2 + (s16)insn[1]);
-	} else if (op == 0x4efb) {
-		/*
-		 * jmp (d8,%pc,Xn): what follows is a table, or unknown.  The
-		 * brief format (bit 8 clear) with a word index (bit 11
-		 * clear) and d8 = 2 puts a table of word offsets from itself
-		 * right behind the jmp.
-		 */
-		if ((insn[1] & 0x09ff) == 0x0002 &&
-		    !copy_from_kernel_nofault(&entry, (void *)(pc + len),
-					      sizeof(entry)))
-			m68k_walk_note(w, pc + len, pc + len + entry);
-		return pc + len;
-	}
-	return 0;
+	if (insn->flags & M68K_INSN_F_TARGET)
+		m68k_walk_note(w, pc, insn->target);
+	if (!(insn->flags & M68K_INSN_F_TABLE))
+		return 0;
+	/* gcc's table: its first entry leads to the first case */
+	if ((insn->flags & M68K_INSN_F_WORD_TABLE) &&
+	    !copy_from_kernel_nofault(&entry, (void *)end, sizeof(entry)))
+		m68k_walk_note(w, end, end + entry);
+	return end;
 }
 
 /*
@@ -148,7 +133,7 @@ static const char *m68k_kprobe_boundary(unsigned long addr,
 	unsigned long pc, table;
 	u16 buf[M68K_INSN_MAX_LEN / 2];
 	struct m68k_walk w = { };
-	int len;
+	struct m68k_insn insn;
 
 	pc = addr - offset;
 	w.end = pc + size;
@@ -158,11 +143,10 @@ static const char *m68k_kprobe_boundary(unsigned long addr,
 
 		if (copy_from_kernel_nofault(buf, (void *)pc, avail))
 			return "text not readable";
-		len = m68k_insn_len(buf, avail);
-		if (len <= 0)
+		if (m68k_insn_decode(buf, avail, pc, &insn))
 			return "not an instruction on the way to it";
-		table = m68k_walk_branch(&w, pc, buf, len);
-		pc += len;
+		table = m68k_walk_insn(&w, pc, &insn);
+		pc += insn.len;
 		if (table && table <= addr) {
 			pc = m68k_walk_resume(&w, table);
 			if (!pc || pc > addr)
@@ -194,10 +178,11 @@ int __kprobes arch_prepare_kprobe(struct kprobe *p)
 	avail = min_t(unsigned long, size - offset, sizeof(buf));
 	if (copy_from_kernel_nofault(buf, p->addr, avail))
 		return -EFAULT;
-	if (buf[0] == M68K_KPROBE_BKPT || buf[0] == M68K_INSN_ILLEGAL)
+	if (buf[0] == M68K_PROBE_BKPT || buf[0] == M68K_INSN_ILLEGAL)
 		return -EBUSY;	/* someone else's breakpoint, or a site in flight */
-	if (m68k_insn_prepare(buf, avail, addr, &insn)) {
-		pr_debug("%pS: %s\n", p->addr, insn.why ?: "refused");
+	if (m68k_insn_decode(buf, avail, addr, &insn) ||
+	    insn.action == M68K_INSN_REFUSE) {
+		pr_debug("%pS: %s\n", p->addr, insn.why);
 		return -EINVAL;
 	}
 
@@ -218,7 +203,7 @@ int __kprobes arch_prepare_kprobe(struct kprobe *p)
 
 void __kprobes arch_arm_kprobe(struct kprobe *p)
 {
-	u16 bkpt = M68K_KPROBE_BKPT;
+	u16 bkpt = M68K_PROBE_BKPT;
 
 	WARN_ON_ONCE(m68k_patch_text(p->addr, &bkpt, sizeof(bkpt)));
 }
@@ -327,7 +312,7 @@ bool __kprobes kprobe_breakpoint_handler(struct pt_regs *regs)
 		 * as copy_from_kernel_nofault(): a probe there would recurse).
 		 */
 		op = READ_ONCE(*(u16 *)addr);
-		return op != M68K_KPROBE_BKPT;
+		return op != M68K_PROBE_BKPT;
 	}
 
 	if (kprobe_running())
@@ -351,18 +336,14 @@ static void __kprobes m68k_kprobe_fixup(struct kprobe *p, struct pt_regs *regs)
 {
 	unsigned long slot = (unsigned long)p->ainsn.insn;
 	unsigned long orig = (unsigned long)p->addr;
-	unsigned long next = orig + p->ainsn.len;
 	unsigned long *sp;
 
-	if (regs->pc == slot + p->ainsn.slot_len)
-		regs->pc = next;
-	else if (p->ainsn.flags & M68K_INSN_F_BRANCH)
-		regs->pc = regs->pc - slot + orig;
-
+	regs->pc = m68k_insn_resume(p->ainsn.flags, p->ainsn.len,
+				    p->ainsn.slot_len, slot, orig, regs->pc);
 	if (p->ainsn.flags & M68K_INSN_F_PUSHRET) {
 		sp = (unsigned long *)kernel_stack_pointer(regs);
-		if (*sp == slot + p->ainsn.slot_len)
-			*sp = next;
+		*sp = m68k_insn_resume(0, p->ainsn.len, p->ainsn.slot_len,
+				       slot, orig, *sp);
 	}
 }
 

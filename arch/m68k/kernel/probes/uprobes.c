@@ -12,12 +12,13 @@
  * to uprobe_post_sstep_notifier(), and arch_uprobe_post_xol() moves the
  * PC from the slot back to the probed code.
  *
- * What is refused, stepped or simulated:
- *  - the instruction decoder (decode-insn.c) refuses what cannot be
- *    stepped out of line: privileged instructions, traps (trap, trapv,
- *    chk, chk2, trapcc but trapf), bkpt, illegal, line A, the 68060's
- *    software-emulated integer instructions (movep, cas2, cmp2, 64-bit
- *    mul/div), and anything it does not know;
+ * What is refused, stepped or simulated is the instruction decoder's
+ * answer (decode-insn.c), the same as for kprobes:
+ *  - refused is what cannot be stepped out of line: privileged
+ *    instructions, traps (trap, trapv, chk, chk2, trapcc but trapf),
+ *    bkpt, illegal, line A, the 68060's software-emulated integer
+ *    instructions (movep, cas2, cmp2, 64-bit mul/div), and anything it
+ *    does not know;
  *  - nop, bra and bsr are simulated;
  *  - everything else is stepped.  A PC-relative operand is made absolute
  *    in the copy (as for kprobes), for the address the probe has in the
@@ -45,13 +46,6 @@
 #include <linux/uprobes.h>
 #include "decode-insn.h"
 
-#define M68K_SR_T1	0x8000
-#define M68K_SR_T0	0x4000
-#define M68K_SR_TRACE	(M68K_SR_T1 | M68K_SR_T0)
-
-#define M68K_INSN_NOP	0x4e71
-
-static_assert(MAX_UINSN_BYTES == M68K_INSN_MAX_LEN);
 static_assert(sizeof_field(struct arch_uprobe, ixol) ==
 	      sizeof_field(struct m68k_insn, slot));
 
@@ -106,34 +100,22 @@ int arch_uprobe_analyze_insn(struct arch_uprobe *auprobe, struct mm_struct *mm,
 			     unsigned long addr)
 {
 	struct m68k_insn insn;
-	u16 op = auprobe->insn[0];
 
-	if (addr & 1)
-		return -EINVAL;
-	if (m68k_insn_prepare(auprobe->insn, MAX_UINSN_BYTES, addr, &insn)) {
-		pr_debug("%#lx: %04x: %s\n", addr, op, insn.why ?: "refused");
+	if (m68k_insn_decode(auprobe->insn, MAX_UINSN_BYTES, addr, &insn) ||
+	    insn.action == M68K_INSN_REFUSE) {
+		pr_debug("%#lx: %04x: %s\n", addr, auprobe->insn[0], insn.why);
 		return -EINVAL;
 	}
 
 	memcpy(auprobe->ixol, insn.slot, sizeof(auprobe->ixol));
 	auprobe->len = insn.len;
 	auprobe->slot_len = insn.slot_len;
-	auprobe->flags = 0;
-	if (insn.flags & M68K_INSN_F_BRANCH)
-		auprobe->flags |= M68K_UPROBE_F_BRANCH;
-	if (insn.flags & M68K_INSN_F_PUSHRET)
-		auprobe->flags |= M68K_UPROBE_F_PUSHRET;
-	/* the decoder rewrites the copy only for a PC-relative operand */
-	if (insn.slot_len != insn.len ||
-	    memcmp(insn.slot, auprobe->insn, insn.len))
-		auprobe->flags |= M68K_UPROBE_F_PCREL;
-
-	if (op == M68K_INSN_NOP)
-		auprobe->flags |= M68K_UPROBE_F_SIM_NOP;
-	else if ((op & 0xff00) == 0x6000)
-		auprobe->flags |= M68K_UPROBE_F_SIM_BRA;
-	else if ((op & 0xff00) == 0x6100)
-		auprobe->flags |= M68K_UPROBE_F_SIM_BSR;
+	auprobe->action = insn.action;
+	auprobe->flags = insn.flags;
+	/* the same file may be mapped elsewhere: keep the distance */
+	auprobe->target = 0;
+	if (insn.flags & M68K_INSN_F_TARGET)
+		auprobe->target = insn.target - addr;
 	return 0;
 }
 
@@ -157,9 +139,10 @@ void arch_uprobe_copy_ixol(struct page *page, unsigned long vaddr,
 	struct m68k_insn insn;
 	void *kaddr;
 
-	if ((auprobe->flags & M68K_UPROBE_F_PCREL) && utask) {
-		if (!m68k_insn_prepare(auprobe->insn, MAX_UINSN_BYTES,
-				       utask->autask.vaddr, &insn) &&
+	if ((auprobe->flags & M68K_INSN_F_PCREL) && utask) {
+		if (!m68k_insn_decode(auprobe->insn, MAX_UINSN_BYTES,
+				      utask->autask.vaddr, &insn) &&
+		    insn.action == auprobe->action &&
 		    insn.slot_len == auprobe->slot_len)
 			src = insn.slot;
 		else
@@ -179,19 +162,6 @@ static void m68k_uprobe_trace_stop(u16 trace, unsigned long addr)
 		force_sig_fault(SIGTRAP, TRAP_TRACE, (void __user *)addr);
 }
 
-/* The target of bra or bsr at @pc: 8, 16 or 32-bit displacement. */
-static unsigned long m68k_branch_target(struct arch_uprobe *auprobe,
-					unsigned long pc)
-{
-	s32 disp = (s8)(auprobe->insn[0] & 0xff);
-
-	if (disp == 0)
-		disp = (s16)auprobe->insn[1];
-	else if (disp == -1)
-		disp = (s32)((u32)auprobe->insn[1] << 16 | auprobe->insn[2]);
-	return pc + 2 + disp;
-}
-
 bool arch_uprobe_skip_sstep(struct arch_uprobe *auprobe, struct pt_regs *regs)
 {
 	unsigned long pc = instruction_pointer(regs);
@@ -205,22 +175,25 @@ bool arch_uprobe_skip_sstep(struct arch_uprobe *auprobe, struct pt_regs *regs)
 	if (current->utask)
 		current->utask->autask.vaddr = pc;
 
-	if (auprobe->flags & M68K_UPROBE_F_SIM_NOP) {
+	switch (auprobe->action) {
+	case M68K_INSN_SIM_NOP:
 		target = pc + auprobe->len;
-	} else if (auprobe->flags &
-		   (M68K_UPROBE_F_SIM_BRA | M68K_UPROBE_F_SIM_BSR)) {
-		target = m68k_branch_target(auprobe, pc);
+		break;
+	case M68K_INSN_SIM_JUMP:
+	case M68K_INSN_SIM_CALL:
+		target = pc + auprobe->target;
 		/* an odd target raises an address error: let the step do it */
 		if (target & 1)
 			return false;
-		if (auprobe->flags & M68K_UPROBE_F_SIM_BSR) {
-			usp = user_stack_pointer(regs) - 4;
-			/* a bad stack faults the step, as it would the bsr */
-			if (put_user(pc + auprobe->len, (u32 __user *)usp))
-				return false;
-			wrusp(usp);
-		}
-	} else {
+		if (auprobe->action == M68K_INSN_SIM_JUMP)
+			break;
+		usp = user_stack_pointer(regs) - 4;
+		/* a bad stack faults the step, as it would the bsr */
+		if (put_user(pc + auprobe->len, (u32 __user *)usp))
+			return false;
+		wrusp(usp);
+		break;
+	default:
 		return false;
 	}
 
@@ -234,7 +207,7 @@ int arch_uprobe_pre_xol(struct arch_uprobe *auprobe, struct pt_regs *regs)
 	struct uprobe_task *utask = current->utask;
 
 	/* the slot was built for another address: cannot happen */
-	if (WARN_ON_ONCE((auprobe->flags & M68K_UPROBE_F_PCREL) &&
+	if (WARN_ON_ONCE((auprobe->flags & M68K_INSN_F_PCREL) &&
 			 utask->autask.vaddr != utask->vaddr))
 		return -EINVAL;
 
@@ -262,24 +235,19 @@ int arch_uprobe_post_xol(struct arch_uprobe *auprobe, struct pt_regs *regs)
 	struct uprobe_task *utask = current->utask;
 	unsigned long slot = utask->xol_vaddr;
 	unsigned long orig = utask->vaddr;
-	unsigned long after_slot = slot + auprobe->slot_len;
-	unsigned long next = orig + auprobe->len;
 	u32 __user *sp;
 	u32 ret;
 
 	m68k_uprobe_restore_trace(utask, regs);
 
-	if (regs->pc == after_slot)
-		regs->pc = next;
-	else if (auprobe->flags & M68K_UPROBE_F_BRANCH)
-		regs->pc = regs->pc - slot + orig;
-
-	if (auprobe->flags & M68K_UPROBE_F_PUSHRET) {
+	regs->pc = m68k_insn_resume(auprobe->flags, auprobe->len,
+				    auprobe->slot_len, slot, orig, regs->pc);
+	if (auprobe->flags & M68K_INSN_F_PUSHRET) {
 		sp = (u32 __user *)user_stack_pointer(regs);
 		/* the step has just written it: failing here is SIGILL */
-		if (get_user(ret, sp))
-			return -EFAULT;
-		if (ret == after_slot && put_user(next, sp))
+		if (get_user(ret, sp) ||
+		    put_user(m68k_insn_resume(0, auprobe->len, auprobe->slot_len,
+					      slot, orig, ret), sp))
 			return -EFAULT;
 	}
 
