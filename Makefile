@@ -178,14 +178,16 @@ guest: initramfs
 
 # The whole-kernel kprobe sweep, outside make check (which runs a seeded
 # sample): every function entry, every text symbol, every even offset of
-# SWEEP_FUNCTIONS random functions, in batches under a workload.
+# SWEEP_FUNCTIONS random functions, and uprobes on SWEEP_USITES instruction
+# starts of busybox (or all), in batches under a workload.
 SWEEP_FUNCTIONS ?= 300
+SWEEP_USITES ?= 20000
 SWEEP_SEED ?= 1
 SWEEP_TIMEOUT ?= 36000
 sweep: initramfs
 	@$(STAGE) sweep harness/qemu-run.sh --kernel $(VMLINUX) --initrd $(INITRAMFS) \
 		--timeout $(SWEEP_TIMEOUT) --log $(B)/logs/sweep.log --strict --icount \
-		--append "kunit.enable=0 sweep.entries=all sweep.symbols=all sweep.functions=$(SWEEP_FUNCTIONS) sweep.seed=$(SWEEP_SEED) sweep.batch=200" \
+		--append "kunit.enable=0 sweep.entries=all sweep.symbols=all sweep.functions=$(SWEEP_FUNCTIONS) sweep.usites=$(SWEEP_USITES) sweep.seed=$(SWEEP_SEED) sweep.batch=200" \
 		guest/tests/sweep.sh
 
 # CMD and TRACE_CMD_ARGS reach the script through the environment, so that

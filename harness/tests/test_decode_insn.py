@@ -82,6 +82,18 @@ class DecodeInsnTest(unittest.TestCase):
                 self.assertIn(vmlinux_fail, out)
 
     @unittest.skipUnless(shutil.which(OBJDUMP), f'no {OBJDUMP}')
+    def test_user_program_against_objdump(self):
+        # user code as uprobes see it: the guest's busybox with glibc,
+        # linked at 0x80000000 (addresses with the top bit set)
+        prog = REPO / 'build' / 'busybox' / 'src' / 'busybox_unstripped'
+        if not prog.is_file():
+            self.skipTest(f'no {prog} (make busybox)')
+        rc, out = check('--no-sweep', str(prog))
+        self.assertEqual(rc, 0, summary(out))
+        self.assertRegex(out, r'decode-insn: [1-9]\d* instructions, .* [1-9]\d* pc-relative '
+                         r'rewritten and verified, .* 0 failures')
+
+    @unittest.skipUnless(shutil.which(OBJDUMP), f'no {OBJDUMP}')
     def test_catches_a_broken_decoder(self):
         # (d16,PC) relocated against the wrong PC must fail both checks
         self.assert_caught('u32 base = (u32)addr + 2 * i;',

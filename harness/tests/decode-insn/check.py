@@ -98,10 +98,14 @@ def expected_copies(orig):
 
 
 def norm(text):
-    """objdump's text without symbol names, absolute addresses without 0x:
-    objdump prints the copies (a raw binary) as 0xADDR, an object's
-    addresses as ADDR <sym>."""
-    return re.sub(r'0x([0-9a-f]+)', r'\1', re.sub(r' <[^>]*>', '', text))
+    """objdump's text without symbol names, absolute addresses without 0x
+    and as 32 bits: objdump prints the copies (a raw binary) as 0xADDR, an
+    object's addresses as ADDR <sym>, and a suppressed PC's base at or above
+    0x80000000 sign-extended to 64 bits."""
+    text = re.sub(r' <[^>]*>', '', text)
+    text = re.sub(r'0x([0-9a-f]+)', r'\1', text)
+    return re.sub(r'\b([0-9a-f]{9,16})\b', lambda m: '%x' % (int(m.group(1), 16) & 0xffffffff),
+                  text)
 
 
 def verify_copies(work, fails):
