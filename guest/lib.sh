@@ -102,6 +102,19 @@ is_kernel_text() {
 	grep -q " [tTwW] $1\$\| [tTwW] $1	" /proc/kallsyms
 }
 
+# text_sizes [NAME]: "NAME SIZE" for each text symbol of the kernel proper
+# (or only the first called NAME), SIZE the distance to the next symbol in
+# /proc/kallsyms.  awk only pairs the addresses: POSIX awk, GNU awk among
+# them, reads no hexadecimal; the shell's arithmetic does.
+text_sizes() {
+	grep -v '\[' /proc/kallsyms | sort | awk -v f="${1:-}" '
+		prev != "" { print prev, $1; if (f != "") exit }
+		{ prev = ($2 ~ /^[tT]$/ && (f == "" || $3 == f)) ? $3 " " $1 : "" }' |
+		while read -r _ts_f _ts_a _ts_next; do
+			echo "$_ts_f $((0x$_ts_next - 0x$_ts_a))"
+		done
+}
+
 # End a script: status is the number of failed checks.
 check_done() {
 	echo "checks: $CHECK_FAILED failed"

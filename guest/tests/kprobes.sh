@@ -10,15 +10,8 @@
 KE=$T/kprobe_events
 KL=/sys/kernel/debug/kprobes/list
 
-# size of a text symbol: distance to the next symbol in /proc/kallsyms
-# (awk only finds the two addresses: POSIX awk, GNU awk among them, reads
-# no hexadecimal; the shell's arithmetic does)
-fn_size() {
-	set -- $(grep -v '\[' /proc/kallsyms | sort | awk -v f="$1" '
-		found { print $1; exit }
-		$3 == f && $2 ~ /[tT]/ { print $1; found = 1 }')
-	[ $# -eq 2 ] && echo $((0x$2 - 0x$1))
-}
+# size of a text symbol (lib.sh)
+fn_size() { text_sizes "$1" | cut -d' ' -f2; }
 
 trace_reset
 echo >$KE

@@ -115,13 +115,8 @@ pick "$ENTRIES" /tmp/funcs | sweep entries
 grep -v '\[' /proc/kallsyms | awk '$2 ~ /^[tT]$/ { print $3 }' | sort -u >/tmp/syms
 pick "$SYMBOLS" /tmp/syms | sweep symbols
 
-# every even offset of whole functions: sizes from the distance to the
-# next symbol (the shell reads the hexadecimal; awk only pairs them)
-grep -v '\[' /proc/kallsyms | sort | awk '
-	prev != "" { print prev, $1 } { prev = ($2 ~ /^[tT]$/) ? $3 " " $1 : "" }' |
-	while read -r _f _a _next; do
-		echo "$_f $((0x$_next - 0x$_a))"
-	done >/tmp/sizes
+# every even offset of whole functions (sizes: lib.sh)
+text_sizes >/tmp/sizes
 # of functions that the workload runs (their entry probes were hit)
 awk 'NR == FNR { f[$1] = 1; next } ($1 in f) && $2 > 0 && $2 <= 2048' \
 	/tmp/sweep-hit /tmp/sizes >/tmp/sized
