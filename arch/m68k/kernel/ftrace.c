@@ -118,8 +118,6 @@ int ftrace_modify_call(struct dyn_ftrace *rec, unsigned long old_addr,
 #endif
 
 #ifdef CONFIG_FTRACE_MCOUNT_USE_PATCHABLE_FUNCTION_ENTRY
-#define M68K_INSN_NOP	0x4e71
-
 /*
  * Called once per site: at boot from ftrace_init(), with interrupts still
  * disabled, and for a module from load_module() before any of its code

@@ -18,8 +18,6 @@
 #define M68K_PROBE_BKPT		0xa000
 #define M68K_PROBE_BKPT_SIZE	2
 
-#define M68K_INSN_NOP		0x4e71
-
 /* bytes: the longest 68020-060 integer or FPU instruction */
 #define M68K_INSN_MAX_LEN	22
 /*

@@ -17,6 +17,9 @@ struct pt_regs;
 #define M68K_INSN_JSR_ABS	0x4eb9	/* jsr abs32 */
 #define M68K_INSN_JMP_ABS	0x4ef9	/* jmp abs32 */
 
+/* nop: 2 bytes; -fpatchable-function-entry=3 fills an entry with three */
+#define M68K_INSN_NOP		0x4e71
+
 int m68k_patch_text(void *addr, const void *insn, size_t len);
 int m68k_patch_copy(void *dst, const void *src, size_t len);
 int m68k_patch_begin(void *addr, const void *insn, size_t len);
