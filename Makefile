@@ -108,6 +108,7 @@ KMAKE = $(MAKE) -s -C $(TREE) O=$(KOBJ) ARCH=m68k CROSS_COMPILE=m68k-linux-gnu- 
 VMLINUX   := $(KOBJ)/vmlinux
 INITRAMFS := $(KOBJ)/initramfs.cpio.gz
 BUSYBOX   := $(SHARED)/busybox/busybox
+BUSYSITES := $(SHARED)/busybox/busybox.sites
 GUESTBIN  := $(SHARED)/guest-bin
 TRACECMD  := $(SHARED)/trace-cmd
 GNUTOOLS  := $(SHARED)/gnu-tools
@@ -146,6 +147,12 @@ kernel: tree $(KOBJ)/.config
 $(BUSYBOX): harness/build-busybox.sh | deps
 	@$(STAGE) busybox harness/build-busybox.sh $(SHARED)/busybox
 
+# busybox's certain instruction starts, for the uprobe sweep (one list for
+# every kernel's initramfs)
+$(BUSYSITES): $(BUSYBOX) harness/uprobe-sites.py
+	@$(STAGE) busybox-sites python3 harness/uprobe-sites.py $(SHARED)/busybox/src/busybox_unstripped \
+		$(BUSYBOX) $@
+
 # Static m68k programs from guest/src/*.c, installed in the guest's /usr/bin.
 guest-bin: | deps
 	@harness/build-guest-bin.sh guest/src $(GUESTBIN)
@@ -163,7 +170,7 @@ perf: trace-cmd tree
 gnu-tools: | deps
 	@$(STAGE) gnu-tools harness/build-gnu-tools.sh $(GNUTOOLS)
 
-initramfs: kernel $(BUSYBOX) guest-bin gnu-tools trace-cmd perf
+initramfs: kernel $(BUSYBOX) $(BUSYSITES) guest-bin gnu-tools trace-cmd perf
 	@$(STAGE) initramfs harness/mkinitramfs.sh $(KOBJ) $(BUSYBOX) $(TREE) $(INITRAMFS) \
 		$(GUESTBIN) $(GNUTOOLS)/bin $(TRACECMD)/m68k/bin $(PERF)/bin
 

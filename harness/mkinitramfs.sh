@@ -5,8 +5,8 @@
 #
 #   /init, /harness/*   the repo's guest/ directory (/init = guest/init)
 #   /bin/busybox        + applet symlinks; /bin/sh is a real copy of busybox
-#   /opt/sweep          busybox.sites: its certain instruction starts, for the
-#                       uprobe sweep (harness/uprobe-sites.py)
+#   /opt/sweep          busybox.sites (beside BUSYBOX): its certain instruction
+#                       starts, for the uprobe sweep (harness/uprobe-sites.py)
 #   /lib/modules        KOBJ/modroot/lib/modules, when the kernel has modules
 #   /opt/ftrace         TREE/tools/testing/selftests/ftrace, unmodified, and
 #                       the programs its Makefile generates (poll), static
@@ -37,14 +37,13 @@ done
 self=$(realpath "$0")
 guest=$(realpath "$(dirname "$0")/../guest")
 links=$(dirname "$busybox")/busybox.links
-unstripped=$(dirname "$busybox")/src/busybox_unstripped
-sites=$(realpath "$(dirname "$0")/uprobe-sites.py")
+sites=$(dirname "$busybox")/busybox.sites
 modules=$kobj/modroot/lib/modules
 selftests=$tree/tools/testing/selftests/ftrace
 
 [ -f "$busybox" ] || die "no busybox binary at $busybox"
 [ -f "$links" ] || die "no applet list at $links (made by harness/build-busybox.sh)"
-[ -f "$unstripped" ] || die "no $unstripped (made by harness/build-busybox.sh)"
+[ -f "$sites" ] || die "no instruction starts at $sites (made by harness/uprobe-sites.py)"
 [ -x "$guest/init" ] || die "$guest/init missing or not executable"
 [ -x "$selftests/ftracetest" ] || die "no ftrace selftests in $selftests"
 
@@ -59,8 +58,8 @@ hash_dir() {
 	fi
 }
 hash_inputs() {
-	echo "script $(cat "$self" "$sites" | sha256sum | cut -d' ' -f1)"
-	echo "busybox $(cat "$busybox" "$links" | sha256sum | cut -d' ' -f1)"
+	echo "script $(sha256sum <"$self" | cut -d' ' -f1)"
+	echo "busybox $(cat "$busybox" "$links" "$sites" | sha256sum | cut -d' ' -f1)"
 	echo "modules $(hash_dir "$modules")"
 	echo "guest $(hash_dir "$guest")"
 	echo "selftests $(hash_dir "$selftests")"
@@ -94,8 +93,7 @@ chmod 755 bin/busybox
 # The uprobe selftest needs a mapping of a file named .../bin/sh: a copy, not a link.
 cp bin/busybox bin/sh
 mkdir -p opt/sweep
-python3 "$sites" "$unstripped" bin/busybox opt/sweep/busybox.sites ||
-	die "no instruction starts for the uprobe sweep"
+cp "$sites" opt/sweep/busybox.sites
 # ~400 applet links in one process (a fork per link takes seconds).
 perl -nle 'next if m{^(/bin/sh|/linuxrc)?$};
 	symlink("/bin/busybox", ".$_") or die "'"$me"': applet link $_: $!\n"' "$links"

@@ -20,6 +20,7 @@ jump through an index, or up to the first word objdump cannot decode;
 what follows is left out.  Errors name what is wrong; exit status 1.
 """
 
+import os
 import re
 import struct
 import subprocess
@@ -113,8 +114,9 @@ def main(argv):
     except (OSError, subprocess.CalledProcessError, SitesError) as e:
         print('uprobe-sites: %s' % e, file=sys.stderr)
         return 1
-    with open(dest, 'w') as f:
+    with open(dest + '.tmp', 'w') as f:
         f.writelines(lines)
+    os.replace(dest + '.tmp', dest)
     print('uprobe-sites: %d instruction starts of %s (%d functions cut at a jump '
           'through an index)' % (len(lines), program, cut))
     return 0
