@@ -79,12 +79,15 @@ config=$(dirname "$kernel")/.config
 # infers timer 1 wraps from how long VIA accesses take on a real Quadra
 # (arch/m68k/mac/via.c, mac_read_clk()); on a guest running 1 ns
 # instructions under QEMU 7.2 it goes backwards and time jumps by 2^32
-# cycles (5483 s).  32 ns an instruction (shift=5) is the Quadra 800's own
-# 33 MHz 68040, where it holds.
+# cycles (5483 s).  At 8 ns an instruction (shift=3, 125 MIPS, about four
+# times the Quadra 800's 33 MHz 68040) it holds, and a timer tick is 1.25
+# million instructions: at 32 ns (shift=5, the real machine's speed) the
+# tick's own tracing nearly filled each period when every function was
+# graph-traced, and those suites stalled for many minutes.
 if grep -qx 'CONFIG_VIRT=y' "$config"; then
 	board=(-M virt) console=ttyGF0 shift=0
 elif grep -qx 'CONFIG_MAC=y' "$config"; then
-	board=(-M q800) console=ttyS0 shift=5
+	board=(-M q800) console=ttyS0 shift=3
 else
 	die "$kernel is built for neither QEMU's virt board nor the Macintosh (CONFIG_VIRT, CONFIG_MAC)"
 fi
