@@ -52,6 +52,7 @@
 
 #include <linux/linkage.h>
 #include <asm/asm-offsets.h>
+#include <asm/entry.h>
 #include <asm/ftrace.h>
 
 #ifdef CONFIG_FRAME_POINTER
@@ -60,11 +61,8 @@
 #define FTRACE_FRAMES	0
 #endif
 
-/* struct switch_stack: %d6, %d7, %a3-%a6, retpc */
-#define SW_SIZE		28
-#define SW_RETPC	24
 /* the entry %sp of the traced function, from the switch_stack */
-#define FRAME_SIZE	(SW_SIZE + FREGS_SIZE)
+#define FRAME_SIZE	(SWITCH_STACK_SIZE + FREGS_SIZE)
 
 	/* kprobes refuse .kprobes.text: no probe in a trampoline */
 	.section .kprobes.text, "ax"
@@ -89,7 +87,7 @@ SYM_FUNC_START(ftrace_caller)
 	pea	%sp@(4)
 	movel	%sp,%fp
 #endif
-	pea	%sp@(FTRACE_FRAMES + SW_SIZE)	| fregs: the pt_regs
+	pea	%sp@(FTRACE_FRAMES + SWITCH_STACK_SIZE)	| fregs: the pt_regs
 	movel	function_trace_op,%sp@-		| op
 	movel	%sp@(8 + FTRACE_FRAMES + FRAME_SIZE),%sp@-	| parent_ip
 	subql	#MCOUNT_INSN_SIZE,%d0

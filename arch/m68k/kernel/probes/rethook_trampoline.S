@@ -23,7 +23,7 @@
 #define RT_RECORD	(SWITCH_STACK_SIZE + PT_OFF_FORMATVEC + 2)
 
 	.text
-ENTRY(arch_rethook_trampoline)
+SYM_CODE_START(arch_rethook_trampoline)
 	pea	arch_rethook_trampoline	| the return address slot
 	movel	%a6,%sp@-		| frame record: {caller's %a6, slot}
 	clrw	%sp@-			| format 0, vector 0
@@ -42,4 +42,4 @@ ENTRY(arch_rethook_trampoline)
 	movel	%sp@+,%d0
 	lea	%sp@(20),%sp		| orig_d0, stkadj, sr, pc, format, %a6
 	rts
-END(arch_rethook_trampoline)
+SYM_CODE_END(arch_rethook_trampoline)
