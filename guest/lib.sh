@@ -30,6 +30,10 @@ trace_reset() {
 	echo 1 >$T/tracing_on
 }
 
+# event_hits EVENT PATTERN: how many lines of the trace EVENT (a dynamic
+# event's name) printed that match PATTERN
+event_hits() { grep " $1: " $T/trace | grep -c -- "$2"; }
+
 # A small workload that sleeps, forks, execs and moves data through pipes.
 workload() {
 	for _i in 1 2 3 4 5; do

@@ -18,8 +18,6 @@
 D=$T/dynamic_events
 KL=/sys/kernel/debug/kprobes/list
 dd777() { dd if=/dev/zero of=/dev/null bs=777 count=3 2>/dev/null; }
-# hits EVENT PATTERN: lines of the trace from EVENT that match PATTERN
-hits() { grep " $1: " $T/trace | grep -c -- "$2"; }
 # dmesg_mark, then no_new_warning: the kernel printed no WARNING, BUG or
 # Oops in between
 dmesg_mark() { dmesg >/tmp/dmesg.before; }
@@ -38,8 +36,8 @@ check fp-kprobe-ftrace "vfs_write's kprobe is not an ftrace one: $(grep vfs_writ
 	sh -c "grep -q 'vfs_write+0x0 .*\\[FTRACE\\]' $KL"
 echo 1 >$T/events/kprobes/kpw/enable
 dd777
-check fp-kprobe-args "$(hits kpw 'cnt=777 st=777') hits with cnt=777 st=777, not >= 3" \
-	[ "$(hits kpw 'cnt=777 st=777')" -ge 3 ]
+check fp-kprobe-args "$(event_hits kpw 'cnt=777 st=777') hits with cnt=777 st=777, not >= 3" \
+	[ "$(event_hits kpw 'cnt=777 st=777')" -ge 3 ]
 check fp-kprobe-pc "the event is not at vfs_write+0x0" \
 	sh -c "grep ' kpw: ' $T/trace | head -n 1 | grep -q '(vfs_write+0x0/'"
 
@@ -48,7 +46,7 @@ echo >$T/trace
 echo vfs_write >$T/set_ftrace_filter
 echo function >$T/current_tracer
 dd777
-nfunc=$(grep -c 'dd-.* vfs_write <-' $T/trace) nkp=$(hits kpw 'cnt=777')
+nfunc=$(grep -c 'dd-.* vfs_write <-' $T/trace) nkp=$(event_hits kpw 'cnt=777')
 check fp-kprobe-with-function "function tracer: $nfunc vfs_write entries from dd, kprobe: $nkp hits" \
 	test "$nfunc" -ge 3 -a "$nkp" -ge 3
 echo nop >$T/current_tracer
@@ -62,8 +60,8 @@ echo 'r:kpwr vfs_write ret=$retval:s32' >>$D
 echo >$T/trace
 echo 1 >$T/events/kprobes/kpwr/enable
 dd777
-check fp-kretprobe "$(hits kpwr 'ret=777') returns with ret=777, not >= 3" \
-	[ "$(hits kpwr 'ret=777')" -ge 3 ]
+check fp-kretprobe "$(event_hits kpwr 'ret=777') returns with ret=777, not >= 3" \
+	[ "$(event_hits kpwr 'ret=777')" -ge 3 ]
 echo 0 >$T/events/kprobes/kpwr/enable
 echo '-:kprobes/kpw' >>$D
 echo '-:kprobes/kpwr' >>$D
@@ -76,10 +74,10 @@ echo >$T/trace
 echo 1 >$T/events/fprobes/enable
 dd777
 echo 0 >$T/events/fprobes/enable
-check fp-fprobe-entry "$(hits fpw 'cnt=777') entries with cnt=777, not >= 3" \
-	[ "$(hits fpw 'cnt=777')" -ge 3 ]
-check fp-fprobe-return "$(hits fpwr 'ret=777') returns with ret=777, not >= 3" \
-	[ "$(hits fpwr 'ret=777')" -ge 3 ]
+check fp-fprobe-entry "$(event_hits fpw 'cnt=777') entries with cnt=777, not >= 3" \
+	[ "$(event_hits fpw 'cnt=777')" -ge 3 ]
+check fp-fprobe-return "$(event_hits fpwr 'ret=777') returns with ret=777, not >= 3" \
+	[ "$(event_hits fpwr 'ret=777')" -ge 3 ]
 echo >$D
 check fp-fprobe-removed "dynamic_events not empty: $(cat $D)" absent . $D
 
@@ -108,8 +106,8 @@ wait $sleeper
 dd777
 echo 0 >$T/events/fprobes/fpstale/enable
 check fp-fprobe-stale-frame "a return through the sleeper's frame warned" no_new_warning
-check fp-fprobe-stale-after "$(hits fpstale 'ret=777') returns with ret=777 after it, not >= 3" \
-	[ "$(hits fpstale 'ret=777')" -ge 3 ]
+check fp-fprobe-stale-after "$(event_hits fpstale 'ret=777') returns with ret=777 after it, not >= 3" \
+	[ "$(event_hits fpstale 'ret=777')" -ge 3 ]
 echo >$D
 
 # tracepoint probe on a built-in tracepoint

@@ -18,8 +18,6 @@
 
 U=$T/uprobe_events
 BIN=/usr/bin/uprobe-target
-# hits EVENT PATTERN: lines of the trace from EVENT that match PATTERN
-hits() { grep " $1: " $T/trace | grep -c -- "$2"; }
 runq() { $BIN run "$1" >/dev/null; }
 
 if [ ! -e $U ]; then
@@ -40,17 +38,17 @@ echo "p:uprobes/add3 $BIN:$add3 a=\$stack1:s32 b=\$stack2:s32 c=\$stack3:s32 a4=
 check up-add3-added "add3 refused: $(cat $U)" grep -q 'uprobes/add3 ' $U
 echo 1 >$T/events/uprobes/add3/enable
 check up-add3-run "uprobe-target fails with a probe on add3" runq 5
-check up-add3-hits "$(hits add3 .) add3 hits, not 5" [ "$(hits add3 .)" -eq 5 ]
+check up-add3-hits "$(event_hits add3 .) add3 hits, not 5" [ "$(event_hits add3 .)" -eq 5 ]
 check up-add3-args "no add3 hit with a=3 b=30 c=300 a4=3" \
-	[ "$(hits add3 'a=3 b=30 c=300 a4=3')" -eq 1 ]
+	[ "$(event_hits add3 'a=3 b=30 c=300 a4=3')" -eq 1 ]
 
 # a uretprobe on the same function
 echo "r:uprobes/add3r $BIN:$add3 ret=\$retval:s32" >>$U
 echo 1 >$T/events/uprobes/add3r/enable
 echo >$T/trace
 check up-add3r-run "uprobe-target fails with a uretprobe on add3" runq 5
-check up-add3r-hits "$(hits add3r .) add3 returns, not 5" [ "$(hits add3r .)" -eq 5 ]
-check up-add3r-retval "no add3 return with ret=555" [ "$(hits add3r 'ret=555')" -eq 1 ]
+check up-add3r-hits "$(event_hits add3r .) add3 returns, not 5" [ "$(event_hits add3r .)" -eq 5 ]
+check up-add3r-retval "no add3 return with ret=555" [ "$(event_hits add3r 'ret=555')" -eq 1 ]
 echo 0 >$T/events/uprobes/enable
 
 # a string argument
@@ -58,8 +56,8 @@ echo "p:uprobes/greet $BIN:$greet name=+0(\$stack1):string" >>$U
 echo 1 >$T/events/uprobes/greet/enable
 echo >$T/trace
 check up-greet-run "uprobe-target fails with a probe on greet" runq 3
-check up-greet-string "$(hits greet 'name="uprobe-target"') hits with the name, not 3" \
-	[ "$(hits greet 'name="uprobe-target"')" -eq 3 ]
+check up-greet-string "$(event_hits greet 'name="uprobe-target"') hits with the name, not 3" \
+	[ "$(event_hits greet 'name="uprobe-target"')" -eq 3 ]
 echo 0 >$T/events/uprobes/greet/enable
 
 # recursion: fact(6) enters 6 times and returns 6 times
@@ -69,7 +67,7 @@ echo 1 >$T/events/uprobes/fact/enable
 echo 1 >$T/events/uprobes/factr/enable
 echo >$T/trace
 check up-fact-run "uprobe-target fails with probes on fact" runq 1
-check up-fact-entries "$(hits fact 'n=') entries, not 6" [ "$(hits fact 'n=')" -eq 6 ]
+check up-fact-entries "$(event_hits fact 'n=') entries, not 6" [ "$(event_hits fact 'n=')" -eq 6 ]
 check up-fact-returns "returns: $(grep ' factr: ' $T/trace | sed 's/.*ret=//' | tr '\n' ' ')" \
 	sh -c "[ \"\$(grep ' factr: ' $T/trace | sed 's/.*ret=//' | tr '\n' ' ')\" = '1 2 6 24 120 720 ' ]"
 echo 0 >$T/events/uprobes/enable
@@ -82,17 +80,17 @@ for p in pc_lea pc_add pc_jsr pc_bsr pc_loop pc_dbf pc_bne; do
 done
 echo >$T/trace
 check up-pcrel-run "pcrel_fn gives a wrong result under probes" runq 2
-check up-pc-lea "$(hits pc_lea .) pc_lea hits, not 2" [ "$(hits pc_lea .)" -eq 2 ]
-check up-pc-add "$(hits pc_add d0=0x100) pc_add hits with d0=0x100, not 2" \
-	[ "$(hits pc_add d0=0x100)" -eq 2 ]
-check up-pc-jsr "$(hits pc_jsr d0=0x120) pc_jsr hits with d0=0x120, not 2" \
-	[ "$(hits pc_jsr d0=0x120)" -eq 2 ]
-check up-pc-bsr "$(hits pc_bsr d0=0x121) pc_bsr hits with d0=0x121, not 2" \
-	[ "$(hits pc_bsr d0=0x121)" -eq 2 ]
-check up-pc-loop "$(hits pc_loop .) pc_loop hits, not 6" [ "$(hits pc_loop .)" -eq 6 ]
-check up-pc-dbf "$(hits pc_dbf .) pc_dbf hits, not 6" [ "$(hits pc_dbf .)" -eq 6 ]
-check up-pc-bne "$(hits pc_bne d0=0x125) pc_bne hits with d0=0x125, not 2" \
-	[ "$(hits pc_bne d0=0x125)" -eq 2 ]
+check up-pc-lea "$(event_hits pc_lea .) pc_lea hits, not 2" [ "$(event_hits pc_lea .)" -eq 2 ]
+check up-pc-add "$(event_hits pc_add d0=0x100) pc_add hits with d0=0x100, not 2" \
+	[ "$(event_hits pc_add d0=0x100)" -eq 2 ]
+check up-pc-jsr "$(event_hits pc_jsr d0=0x120) pc_jsr hits with d0=0x120, not 2" \
+	[ "$(event_hits pc_jsr d0=0x120)" -eq 2 ]
+check up-pc-bsr "$(event_hits pc_bsr d0=0x121) pc_bsr hits with d0=0x121, not 2" \
+	[ "$(event_hits pc_bsr d0=0x121)" -eq 2 ]
+check up-pc-loop "$(event_hits pc_loop .) pc_loop hits, not 6" [ "$(event_hits pc_loop .)" -eq 6 ]
+check up-pc-dbf "$(event_hits pc_dbf .) pc_dbf hits, not 6" [ "$(event_hits pc_dbf .)" -eq 6 ]
+check up-pc-bne "$(event_hits pc_bne d0=0x125) pc_bne hits with d0=0x125, not 2" \
+	[ "$(event_hits pc_bne d0=0x125)" -eq 2 ]
 echo 0 >$T/events/uprobes/enable
 
 # several processes at once
@@ -105,8 +103,8 @@ runq 20 & p3=$!
 st=0
 for p in $p1 $p2 $p3; do wait $p || st=$((st + 1)); done
 check up-procs-run "$st of 3 processes failed" [ $st -eq 0 ]
-check up-procs-hits "$(hits add3 .) add3 hits, $(hits add3r .) returns, not 60 each" \
-	[ "$(hits add3 .)/$(hits add3r .)" = 60/60 ]
+check up-procs-hits "$(event_hits add3 .) add3 hits, $(event_hits add3r .) returns, not 60 each" \
+	[ "$(event_hits add3 .)/$(event_hits add3r .)" = 60/60 ]
 npid=$(grep ' add3: ' $T/trace | sed 's/^ *uprobe-target-\([0-9]*\) .*/\1/' | sort -u | wc -l)
 check up-procs-pids "add3 hits from $npid processes, not 3" [ "$npid" -eq 3 ]
 
