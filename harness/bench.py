@@ -108,7 +108,25 @@ def fig(figures, name):
     return statistics.median(vals) if vals else None
 
 
-def per_call(samples, figures):
+ICOUNT = re.compile(r'^qemu-run: guest script exited 0 .*\(-icount shift=(\d+): .*, (\S+)\)$')
+
+
+def icount(path):
+    """(shift, board) of the benchmark boot whose qemu-run output is PATH:
+    guest time is 2^shift ns an instruction (harness/qemu-run.sh)."""
+    try:
+        with open(path, errors='replace') as f:
+            for line in f:
+                m = ICOUNT.match(line.rstrip('\n'))
+                if m:
+                    return int(m.group(1)), m.group(2)
+    except OSError as e:
+        raise BenchError(f'{path}: {e}') from e
+    raise BenchError(f'{path}: no "-icount shift=" in qemu-run\'s exit line: '
+                     'cannot convert guest time to instructions')
+
+
+def per_call(samples, figures, ns_insn):
     """Instructions per traced call of getppid(): (traced - off) / the
     traced entries per call, counted by the guest (function tracer on all
     functions, 10,000 calls; rounded: a timer tick adds entries of its
@@ -125,12 +143,12 @@ def per_call(samples, figures):
     for state in PER_CALL_TARGET:
         vals = samples.get((state, 'syscall'))
         if vals:
-            out[state] = (summary(vals)[0] - base) / entries
+            out[state] = (summary(vals)[0] - base) / entries / ns_insn
     return entries, out
 
 
-def render_per_call(samples, figures, kernel):
-    pc = per_call(samples, figures)
+def render_per_call(samples, figures, kernel, ns_insn):
+    pc = per_call(samples, figures, ns_insn)
     if not pc:
         return []
     entries, out = pc
@@ -144,7 +162,7 @@ def render_per_call(samples, figures, kernel):
     return lines
 
 
-def render_per_hit(samples, kernel):
+def render_per_hit(samples, kernel, ns_insn):
     """Instructions per probe hit: (probed - off) on the workload the
     probe hits once per iteration; the event is written to the ring
     buffer."""
@@ -152,7 +170,7 @@ def render_per_hit(samples, kernel):
     for state, wl in PROBE_STATES.items():
         off, vals = samples.get(('off', wl)), samples.get((state, wl))
         if off and vals:
-            rows.append((state, summary(vals)[0] - summary(off)[0]))
+            rows.append((state, (summary(vals)[0] - summary(off)[0]) / ns_insn))
     if not rows:
         return []
     lines = ['', f'Per probe hit ({kernel} kernel; one hit per getppid() or per user '
@@ -175,10 +193,11 @@ def render_calls(d):
         if vals:
             med, spread = summary(vals)
             out.append(f'| {STATE_TEXT[state]} | {med:,.0f} ns | {spread:.2f} % |')
-    lines = render_per_call(samples, figures, 'this')
+    ns_insn = 1 << icount(os.path.join(d, 'calls.out'))[0]
+    lines = render_per_call(samples, figures, 'this', ns_insn)
     if not lines:
         raise BenchError('calls.log: no traced-entry count')
-    lines += render_per_hit(samples, 'this')
+    lines += render_per_hit(samples, 'this', ns_insn)
     return '\n'.join(out + lines) + '\n'
 
 
@@ -194,6 +213,10 @@ def collect(d):
             data['linux'] = f.read().strip()
     except OSError:
         pass
+    runs = {icount(os.path.join(d, f'{k}.out')) for k in kernels}
+    if len(runs) != 1:
+        raise BenchError(f'the boots ran on different boards or clocks: {sorted(runs)}')
+    data['shift'], data['board'] = runs.pop()
     for k in kernels:
         samples, figures = parse_log(os.path.join(d, f'{k}.log'))
         if not samples:
@@ -239,7 +262,8 @@ def render(data, previous=None):
     linux = data.get('linux')
     out = [f'# make bench, {date.today().isoformat()}', '',
            (f'Linux {linux} (Debian\'s linux-source), ' if linux else '') +
-           'QEMU virt 68040, `-icount shift=0,sleep=off`: 1 ns of guest time',
+           f'QEMU {data["board"]} 68040, `-icount shift={data["shift"]},sleep=off`: '
+           f'{1 << data["shift"]} ns of guest time',
            'is one guest instruction.  Median of the repetitions (spread =',
            '(max - min) / median); ratio against the plain kernel, tracing off.', '']
     kernels = data.get('kernels', KERNELS)
@@ -289,9 +313,10 @@ def render(data, previous=None):
         out.append(f'| longest irqs-off window while switching, {label} | {irq:,.0f} us '
                    f'(idle: {idle:,.0f} us) |')
 
-    out += render_per_call(s['dynamic'], F['dynamic'], 'dynamic')
-    out += render_per_hit(s['dynamic'], 'dynamic')
-    out += render_per_hit(s['pfe'], 'pfe')
+    ns_insn = 1 << data['shift']
+    out += render_per_call(s['dynamic'], F['dynamic'], 'dynamic', ns_insn)
+    out += render_per_hit(s['dynamic'], 'dynamic', ns_insn)
+    out += render_per_hit(s['pfe'], 'pfe', ns_insn)
     out += ['', '## Targets', '']
     out += targets(data)
     if previous:
@@ -321,7 +346,7 @@ def targets(data):
                      f'({"met" if slow <= 0.5 else "MISSED"}: <= +0.5 %); '
                      f'{pct((dyn / fp - 1) * 100)} against fp (the trapf.l sites alone)')
         if wl == 'syscall':
-            pc = per_call(s['dynamic'], F['dynamic'])
+            pc = per_call(s['dynamic'], F['dynamic'], 1 << data['shift'])
             for state, per in (pc[1].items() if pc else ()):
                 lines.append(f'* {STATE_TEXT[state]}, per traced call: {per:,.0f} '
                              f'instructions ({"met" if per <= PER_CALL_TARGET[state] else "MISSED"}: '
@@ -335,7 +360,7 @@ def targets(data):
             n = fig(F['pfe'], name)
             if n:
                 # instructions added per traced function entry
-                per = (med - plain) / (n / rounds)
+                per = (med - plain) / (n / rounds) / (1 << data['shift'])
                 line += (f'; {per:.2f} instructions per function entry, '
                          f'{n / rounds:,.0f} entries per iteration '
                          f'({"met" if per <= 1.2 else "MISSED"}: <= 1.2)')

@@ -18,6 +18,17 @@ def write(d, name, text):
         f.write(text)
 
 
+def exit_line(shift=0, board='virt'):
+    """qemu-run's last line for a benchmark boot under -icount."""
+    return (f'qemu-run: guest script exited 0 after 9s (-icount shift={shift}: '
+            f'{1 << shift} ns an instruction, {board})\n')
+
+
+def write_outs(d, shift=0, board='virt'):
+    for k in bench.KERNELS + ['calls']:
+        write(d, f'{k}.out', f'==> [bench:{k}]\n' + exit_line(shift, board))
+
+
 def bench_lines(state, syscall, spawn):
     """One BENCH line per repetition and workload."""
     return ''.join(f'BENCH {state} syscall {a}\nBENCH {state} spawn {b}\n'
@@ -50,6 +61,7 @@ class BenchTest(unittest.TestCase):
               'FIGURE patch-irqsoff-max-us 19000 us\nFIGURE idle-irqsoff-max-us 40 us\n')
         write(self.d, 'sizes.txt', 'plain 1000000 1 2\nfp 1050000 1 2\n'
               'static 1200000 1 2\ndynamic 1250000 1 2\npfe 1100000 1 2\n')
+        write_outs(self.d)
 
     def tearDown(self):
         self.tmp.cleanup()
@@ -164,6 +176,33 @@ class BenchTest(unittest.TestCase):
         self.assertIn('| function_graph, all functions | 1,800 | 1,802 | <= 1,800 (met) |', t)
         self.assertIn('function_graph, all functions, per traced call: 1,800 instructions '
                       '(met: <= 1,800; x86_64: 1,802)', t)
+
+    def test_instructions_from_the_guest_clock(self):
+        # the Macintosh's guests run 8 ns an instruction: the same guest
+        # times are an eighth of the instructions
+        with open(os.path.join(self.d, 'dynamic.log')) as f:
+            log = f.read()
+        write(self.d, 'dynamic.log', log + bench_lines('function_graph', [4604] * 3, [1] * 3) +
+              'FIGURE entries-10000-calls 20013 entries\n')
+        write(self.d, 'pfe.log', bench_lines('off', [1002] * 3, [50100] * 3) +
+              bench_lines('kprobe', [1802] * 3, [1] * 3) +
+              'FIGURE entries-10000-calls 20000 entries\n')
+        write_outs(self.d, 3, 'q800')
+        self.assertEqual(self.run_main(), 0)
+        t = self.table()
+        self.assertIn('QEMU q800 68040, `-icount shift=3,sleep=off`: 8 ns of guest time', t)
+        self.assertIn('| function_graph, all functions | 225 | 1,802 | <= 1,800 (met) |', t)
+        self.assertIn('| kprobe event on sys_getppid | 100 |', t)
+        self.assertIn('0.12 instructions per function entry', t)
+
+    def test_boots_on_different_clocks_fail(self):
+        write(self.d, 'pfe.out', exit_line(3, 'q800'))
+        self.assertEqual(self.run_main(), 1)
+
+    def test_boot_without_icount_fails(self):
+        # without -icount guest time is host time: no instruction figures
+        write(self.d, 'dynamic.out', 'qemu-run: guest script exited 0 after 9s\n')
+        self.assertEqual(self.run_main(), 1)
 
     def test_calls_mode(self):
         write(self.d, 'calls.log', bench_lines('off', [100] * 3, [1] * 3) +
