@@ -28,7 +28,7 @@ from datetime import date
 
 KERNELS = ['plain', 'fp', 'static', 'dynamic', 'pfe']
 KERNEL_TEXT = {
-    'plain': 'no FUNCTION_TRACER, no frame pointers (virt_defconfig)',
+    'plain': 'no FUNCTION_TRACER, no frame pointers (the machine\'s defconfig)',
     'fp': 'no FUNCTION_TRACER, frame pointers',
     'static': 'FUNCTION_TRACER, DYNAMIC_FTRACE=n',
     'dynamic': 'FUNCTION_TRACER, DYNAMIC_FTRACE=y',
