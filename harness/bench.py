@@ -217,6 +217,7 @@ def collect(d):
     if len(runs) != 1:
         raise BenchError(f'the boots ran on different boards or clocks: {sorted(runs)}')
     data['shift'], data['board'] = runs.pop()
+    data['ns_insn'] = 1 << data['shift']
     for k in kernels:
         samples, figures = parse_log(os.path.join(d, f'{k}.log'))
         if not samples:
@@ -263,7 +264,7 @@ def render(data, previous=None):
     out = [f'# make bench, {date.today().isoformat()}', '',
            (f'Linux {linux} (Debian\'s linux-source), ' if linux else '') +
            f'QEMU {data["board"]} 68040, `-icount shift={data["shift"]},sleep=off`: '
-           f'{1 << data["shift"]} ns of guest time',
+           f'{data["ns_insn"]} ns of guest time',
            'is one guest instruction.  Median of the repetitions (spread =',
            '(max - min) / median); ratio against the plain kernel, tracing off.', '']
     kernels = data.get('kernels', KERNELS)
@@ -313,10 +314,9 @@ def render(data, previous=None):
         out.append(f'| longest irqs-off window while switching, {label} | {irq:,.0f} us '
                    f'(idle: {idle:,.0f} us) |')
 
-    ns_insn = 1 << data['shift']
-    out += render_per_call(s['dynamic'], F['dynamic'], 'dynamic', ns_insn)
-    out += render_per_hit(s['dynamic'], 'dynamic', ns_insn)
-    out += render_per_hit(s['pfe'], 'pfe', ns_insn)
+    out += render_per_call(s['dynamic'], F['dynamic'], 'dynamic', data['ns_insn'])
+    out += render_per_hit(s['dynamic'], 'dynamic', data['ns_insn'])
+    out += render_per_hit(s['pfe'], 'pfe', data['ns_insn'])
     out += ['', '## Targets', '']
     out += targets(data)
     if previous:
@@ -346,7 +346,7 @@ def targets(data):
                      f'({"met" if slow <= 0.5 else "MISSED"}: <= +0.5 %); '
                      f'{pct((dyn / fp - 1) * 100)} against fp (the trapf.l sites alone)')
         if wl == 'syscall':
-            pc = per_call(s['dynamic'], F['dynamic'], 1 << data['shift'])
+            pc = per_call(s['dynamic'], F['dynamic'], data['ns_insn'])
             for state, per in (pc[1].items() if pc else ()):
                 lines.append(f'* {STATE_TEXT[state]}, per traced call: {per:,.0f} '
                              f'instructions ({"met" if per <= PER_CALL_TARGET[state] else "MISSED"}: '
@@ -360,7 +360,7 @@ def targets(data):
             n = fig(F['pfe'], name)
             if n:
                 # instructions added per traced function entry
-                per = (med - plain) / (n / rounds) / (1 << data['shift'])
+                per = (med - plain) / (n / rounds) / data['ns_insn']
                 line += (f'; {per:.2f} instructions per function entry, '
                          f'{n / rounds:,.0f} entries per iteration '
                          f'({"met" if per <= 1.2 else "MISSED"}: <= 1.2)')
