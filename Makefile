@@ -62,9 +62,15 @@ MACHINE  ?= virt
 KBASE_virt    := virt_defconfig
 KBASE_virt060 := virt_defconfig
 KBASE_q800    := mac_defconfig
+KBASE_mcf5208 := m5208evb_defconfig
 KBASE    := $(KBASE_$(MACHINE))
 ifeq ($(KBASE),)
-$(error unknown MACHINE '$(MACHINE)' (virt, virt060 or q800; mcf5208: not yet, see docs/notes.md))
+$(error unknown MACHINE '$(MACHINE)' (virt, virt060, q800 or mcf5208))
+endif
+# ColdFire (mcf5208) has one kernel, "boot": configs/mcf5208.config alone,
+# no userland (see run-boot below).
+ifeq ($(MACHINE),mcf5208)
+VARIANT  := boot
 endif
 export MACHINE
 KOBJ     := $(B)/kobj-$(if $(filter-out virt,$(MACHINE)),$(MACHINE)-)$(VARIANT)
@@ -88,7 +94,7 @@ FRAGS_lockdep := base tracing framepointer function dynamic lockdep
 FRAGS_pfe     := base tracing function pfe
 FRAGS_btf     := base tracing function pfe btf
 FRAGS         := $(foreach f,$(FRAGS_$(VARIANT)),configs/$(f).config)
-ifeq ($(FRAGS),)
+ifeq ($(FRAGS)$(filter boot,$(VARIANT)),)
 $(error unknown VARIANT '$(VARIANT)')
 endif
 # the machine's own fragment (configs/MACHINE.config) first
