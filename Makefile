@@ -67,10 +67,17 @@ KBASE    := $(KBASE_$(MACHINE))
 ifeq ($(KBASE),)
 $(error unknown MACHINE '$(MACHINE)' (virt, virt060, q800 or mcf5208))
 endif
-# ColdFire (mcf5208) has one kernel, "boot": configs/mcf5208.config alone,
-# no userland (see run-boot below).
+# ColdFire (mcf5208) boots without userland (no MMU, no libc) and has its
+# own kernels: boot (configs/mcf5208.config: the tracing self tests) and
+# boottrace (+ configs/boottrace.config: trace events from boot, dumped at
+# its end), the default.
 ifeq ($(MACHINE),mcf5208)
-VARIANT  := boot
+ifeq ($(origin VARIANT),file)
+VARIANT  := boottrace
+endif
+ifeq ($(filter boot boottrace,$(VARIANT)),)
+$(error MACHINE=mcf5208 has the kernels boot and boottrace, not '$(VARIANT)')
+endif
 endif
 export MACHINE
 KOBJ     := $(B)/kobj-$(if $(filter-out virt,$(MACHINE)),$(MACHINE)-)$(VARIANT)
@@ -93,6 +100,8 @@ FRAGS_fp      := base tracing framepointer
 FRAGS_lockdep := base tracing framepointer function dynamic lockdep
 FRAGS_pfe     := base tracing function pfe
 FRAGS_btf     := base tracing function pfe btf
+FRAGS_boot    :=
+FRAGS_boottrace := boottrace
 FRAGS         := $(foreach f,$(FRAGS_$(VARIANT)),configs/$(f).config)
 ifeq ($(FRAGS)$(filter boot,$(VARIANT)),)
 $(error unknown VARIANT '$(VARIANT)')
@@ -176,6 +185,22 @@ perf: trace-cmd tree
 gnu-tools: | deps
 	@$(STAGE) gnu-tools harness/build-gnu-tools.sh $(GNUTOOLS)
 
+ifeq ($(MACHINE),mcf5208)
+# ColdFire boots without userland: its guest is the kernel alone, and
+# make run boots it and reads the checks from its console (the boottrace
+# kernel: the trace events of the boot; VARIANT=boot: the self tests).
+NO_USERLAND_GOALS := guest shell record sweep bench bench-calls profile
+ifneq ($(filter $(NO_USERLAND_GOALS),$(MAKECMDGOALS)),)
+$(error MACHINE=mcf5208 boots without userland (no MMU, no libc): make run and make check only)
+endif
+initramfs: kernel
+
+run: kernel
+	@$(STAGE) demo harness/qemu-run.sh --kernel $(VMLINUX) --no-userland \
+		--timeout $(GUEST_TIMEOUT) --log $(B)/logs/demo-$(MACHINE)-$(VARIANT).log --strict --icount
+	@harness/console-checks.sh $(if $(filter boot,$(VARIANT)),selftests,boottrace) \
+		$(B)/logs/demo-$(MACHINE)-$(VARIANT).log
+else
 initramfs: kernel $(BUSYBOX) $(BUSYSITES) guest-bin gnu-tools trace-cmd perf
 	@$(STAGE) initramfs harness/mkinitramfs.sh $(KOBJ) $(BUSYBOX) $(TREE) $(INITRAMFS) \
 		$(GUESTBIN) $(GNUTOOLS)/bin $(TRACECMD)/m68k/bin $(PERF)/bin
@@ -183,6 +208,7 @@ initramfs: kernel $(BUSYBOX) $(BUSYSITES) guest-bin gnu-tools trace-cmd perf
 run: initramfs
 	@$(STAGE) demo harness/qemu-run.sh --kernel $(VMLINUX) --initrd $(INITRAMFS) \
 		--timeout $(GUEST_TIMEOUT) --log $(B)/logs/demo.log --strict guest/demo.sh
+endif
 
 guest: initramfs
 	@test -n "$(SCRIPT)" || { echo "usage: make guest SCRIPT=path/to/script.sh" >&2; exit 2; }

@@ -102,6 +102,12 @@ q800_slow() {
 	[ -n "${CHECK_Q800_SLOW:-}" ] || return 0
 	q800 "$@"
 }
+# ColdFire (MACHINE=mcf5208, kernels mcf5208-boot and mcf5208-boottrace):
+# 7.3 only; boots without userland, checked from the console.
+coldfire() {
+	[ "$KERNEL" != 6.12 ] || return 0
+	"$@"
+}
 suites() {
 	suite host dynamic host_suite
 	suite harness dynamic harness_suite
@@ -151,6 +157,9 @@ suites() {
 	q800 suite q800-foundation q800-dynamic guest 600 foundation.sh
 	q800 suite q800-kprobes q800-dynamic kprobes_suite
 	q800 suite q800-uprobes q800-dynamic guest 600 uprobes.sh $nokunit
+	# ColdFire: the tracing self tests, and the trace events of a boot
+	coldfire suite mcf5208-selftests mcf5208-boot console_suite selftests
+	coldfire suite mcf5208-boottrace mcf5208-boottrace console_suite boottrace
 }
 
 selected() { # NAME: is NAME one of the SUITES patterns?
@@ -285,6 +294,16 @@ ftrace_bug_suite() { # NAME VARIANT
 		guest "$1" "$2" 600 ftrace-bug.sh $nokunit
 }
 
+# A boot without userland (ColdFire), to the root mount panic that ends
+# it, then harness/console-checks.sh WHAT on its console log.
+console_suite() { # NAME VARIANT WHAT
+	"$top/harness/stage.sh" "check:$1" \
+		"$top/harness/qemu-run.sh" --kernel "$B/kobj-$2/vmlinux" --no-userland \
+		--timeout 300 --strict --icount --log "$L/$1.log" >"$L/$1.out" 2>&1
+	grep -E '^(==>|qemu-run:)' "$L/$1.out"
+	post console-checks "$1-host" "$top/harness/console-checks.sh" "$3" "$L/$1.log"
+}
+
 # lockdep watching the suites that lock and switch the most
 lockdep_suite() { # NAME VARIANT SUITE TIMEOUT
 	guest "$1" "$2" "$4" lockdep.sh --append "kunit.enable=0 locks.suite=$3"
@@ -300,7 +319,7 @@ suite() { # NAME VARIANT FUNCTION [ARGS]: FUNCTION NAME VARIANT [ARGS]
 	units+=("$name")
 	case $fn in
 	kprobes_suite) units+=("$name-offsets") ;;
-	trace_cmd_suite) units+=("$name-host") ;;
+	trace_cmd_suite|console_suite) units+=("$name-host") ;;
 	host_suite|harness_suite) "$fn"; return ;;   # at once, alone
 	esac
 	if [ "$running" -ge "$slots" ]; then
@@ -318,12 +337,12 @@ shopt -s nullglob
 (IFS=,; echo "${units[*]}") >"$L/units"
 echo "$KERNEL" >"$L/kernel"
 about="Linux $(cat "$B/pristine/.debian-version" 2>/dev/null || echo '?') (Debian's linux-source),"
-# the boards of the units that ran (the q800-* suites are the Macintosh's)
-mac=$(printf '%s\n' "${units[@]}" | grep -c '^q800-')
-boards=virt
-[ "$mac" -eq 0 ] || boards="virt and q800"
-[ "$mac" -lt "${#units[@]}" ] || boards=q800
-about+=" QEMU $(qemu-system-m68k --version | sed -n 's/.*version \([^ ]*\).*/\1/p;q') $boards (68040),"
+# the boards of the units that ran (q800-*: the Macintosh's, mcf5208-*:
+# the ColdFire board's, the others virt's)
+boards=$(printf '%s\n' "${units[@]}" | sed 's/^\(q800\|mcf5208\)-.*/\1/; t; s/.*/virt/' | sort -u |
+	sed 's/^virt$/virt (68040)/; s/^q800$/q800 (68040)/; s/^mcf5208$/mcf5208evb (ColdFire MCF5208)/' |
+	paste -sd, - | sed 's/,/, /g')
+about+=" QEMU $(qemu-system-m68k --version | sed -n 's/.*version \([^ ]*\).*/\1/p;q') $boards,"
 about+=" commit $(git -C "$top" describe --always --dirty 2>/dev/null || echo '?'),"
 about+=" $(date -u +%F), suites: ${SUITES:-all}."
 echo "$about" >"$L/about"

@@ -6,6 +6,8 @@
 #               [--log FILE] [--strict [--expect-warning FUNC]] [--icount]
 #               [--append "CMDLINE"] SCRIPT
 #   qemu-run.sh --kernel VMLINUX --initrd INITRAMFS [--append "CMDLINE"] --interactive
+#   qemu-run.sh --kernel VMLINUX --no-userland [--timeout SECS] [--log FILE]
+#               [--strict] [--icount]
 #
 # SCRIPT is appended to the initramfs as /harness/run.sh and run as root by
 # guest/init, which prints "HARNESS-EXIT: <status>" and powers off.  The
@@ -22,7 +24,16 @@
 # VMLINUX): CONFIG_VIRT, QEMU's virt board; CONFIG_MAC only, the Macintosh
 # Quadra 800 (q800).  The CPU is a 68040 on both: QEMU 7.2's 68060 model
 # cannot run Linux (docs/notes.md, "Machines"), and both boards tell the
-# kernel it has a 68040.
+# kernel it has a 68040.  CONFIG_M520x: the ColdFire MCF5208 evaluation
+# board (mcf5208evb), booted --no-userland.
+#
+# --no-userland (ColdFire: no MMU, no libc): no initramfs and no script.
+# The kernel's command line is built in (QEMU passes none to this board),
+# the boot ends at the root mount, "Kernel panic - not syncing: VFS:
+# Unable to mount root fs", and the board cannot reset: QEMU is stopped
+# once that panic's report has ended.  Exit status 0 when the console
+# reached it (--strict: nothing before it shows a problem), 124 on
+# timeout, 1 otherwise.
 set -euo pipefail
 me='qemu-run'
 die() { echo "$me: $*" >&2; exit 1; }
@@ -48,6 +59,7 @@ STRICT_PATTERNS=(
 
 usage() { sed -n 's/^#   //p' "$0" >&2; exit 2; }
 kernel='' initrd='' timeout=600 log='' strict='' append='' script='' interactive='' icount=''
+nouser=''
 warning=''
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -60,16 +72,22 @@ while [ $# -gt 0 ]; do
 	--expect-warning) warning=${2:?}; shift 2 ;;
 	--icount) icount=1; shift ;;
 	--interactive) interactive=1; shift ;;
+	--no-userland) nouser=1; shift ;;
 	-*) echo "$me: unknown option $1" >&2; usage ;;
 	*) [ -z "$script" ] || usage; script=$1; shift ;;
 	esac
 done
-if [ -z "$kernel" ] || [ -z "$initrd" ]; then usage; fi
-if [ -n "$script" ] && [ -n "$interactive" ] || [ -z "$script$interactive" ]; then
-	usage
+[ -n "$kernel" ] || usage
+if [ -n "$nouser" ]; then
+	[ -z "$initrd$script$interactive$warning" ] || usage
+else
+	[ -n "$initrd" ] || usage
+	if [ -n "$script" ] && [ -n "$interactive" ] || [ -z "$script$interactive" ]; then
+		usage
+	fi
 fi
 [ -f "$kernel" ] || die "no kernel at $kernel"
-[ -f "$initrd" ] || die "no initramfs at $initrd"
+[ -n "$nouser" ] || [ -f "$initrd" ] || die "no initramfs at $initrd"
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout wants seconds, got '$timeout'"
 [ -z "$warning" ] || [ -n "$strict" ] || die "--expect-warning goes with --strict"
 
@@ -88,13 +106,17 @@ if grep -qx 'CONFIG_VIRT=y' "$config"; then
 	board=(-M virt) console=ttyGF0 shift=0
 elif grep -qx 'CONFIG_MAC=y' "$config"; then
 	board=(-M q800) console=ttyS0 shift=3
+elif grep -qx 'CONFIG_M520x=y' "$config"; then
+	board=(-M mcf5208evb) console=ttyS0 shift=3 cpu=m5208
+	[ -n "$nouser" ] || die "$kernel is a ColdFire kernel: it boots only --no-userland"
 else
-	die "$kernel is built for neither QEMU's virt board nor the Macintosh (CONFIG_VIRT, CONFIG_MAC)"
+	die "$kernel is built for none of QEMU's virt board, the Macintosh and the MCF5208 (CONFIG_VIRT, CONFIG_MAC, CONFIG_M520x)"
 fi
+[ -z "$nouser" ] || [ "${cpu:-}" = m5208 ] || die "--no-userland is for the ColdFire board only"
 
 # QEMU_EXTRA is split on blanks on purpose.
 # shellcheck disable=SC2206
-qemu=(qemu-system-m68k "${board[@]}" -cpu m68040 -m 256M -nographic -no-reboot
+qemu=(qemu-system-m68k "${board[@]}" -cpu "${cpu:-m68040}" -m 256M -nographic -no-reboot
 	-kernel "$kernel" ${icount:+-icount shift=$shift,sleep=off -rtc clock=vm} ${QEMU_EXTRA:-})
 cmdline="console=$console panic=-1"
 
@@ -102,14 +124,19 @@ if [ -n "$interactive" ]; then
 	exec "${qemu[@]}" -initrd "$initrd" -append "$cmdline harness.mode=shell $append"
 fi
 
-[ -f "$script" ] || die "no script at $script"
 tmp=$(mktemp -d /tmp/qemu-run.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/root/harness"
-install -m 755 "$script" "$tmp/root/harness/run.sh"
-(cd "$tmp/root" && find harness | cpio -o -H newc -R 0:0 --quiet) | gzip >"$tmp/run.cpio.gz"
-# Linux unpacks concatenated (separately compressed) cpio archives in order.
-cat "$initrd" "$tmp/run.cpio.gz" >"$tmp/initrd"
+if [ -n "$nouser" ]; then
+	run=(-pidfile "$tmp/qemu.pid" -append "$cmdline $append")
+else
+	[ -f "$script" ] || die "no script at $script"
+	mkdir -p "$tmp/root/harness"
+	install -m 755 "$script" "$tmp/root/harness/run.sh"
+	(cd "$tmp/root" && find harness | cpio -o -H newc -R 0:0 --quiet) | gzip >"$tmp/run.cpio.gz"
+	# Linux unpacks concatenated (separately compressed) cpio archives in order.
+	cat "$initrd" "$tmp/run.cpio.gz" >"$tmp/initrd"
+	run=(-initrd "$tmp/initrd" -append "$cmdline harness.mode=script $append")
+fi
 
 keep=$log
 if [ -n "$log" ]; then
@@ -118,15 +145,30 @@ else
 	log=$tmp/console.log
 fi
 
+# the end of a panic report, after which a board that cannot reset idles
+PANIC_END='^---\[ end Kernel panic'
+ROOT_PANIC='Kernel panic - not syncing: VFS: Unable to mount root fs'
+: >"$log"
+watcher=''
+if [ -n "$nouser" ]; then
+	while sleep 1; do
+		if grep -q "$PANIC_END" "$log"; then
+			kill "$(cat "$tmp/qemu.pid")" 2>/dev/null
+			break
+		fi
+	done &
+	watcher=$!
+fi
+
 t0=$(date +%s)
 set +e
 # The log is written line by line and holds only the console, so that its
 # modification time says when the guest last printed; QEMU's own messages
 # are added after it.
-timeout -k 5 "$timeout" "${qemu[@]}" -initrd "$tmp/initrd" \
-	-append "$cmdline harness.mode=script $append" </dev/null 2>"$tmp/qemu.err" |
+timeout -k 5 "$timeout" "${qemu[@]}" "${run[@]}" </dev/null 2>"$tmp/qemu.err" |
 	stdbuf -oL tr -d '\r' | tee "$log"
 qrc=${PIPESTATUS[0]}
+[ -z "$watcher" ] || kill "$watcher" 2>/dev/null
 set -e
 t1=$(date +%s)
 t=$((t1 - t0))
@@ -136,10 +178,20 @@ if [ -s "$tmp/qemu.err" ]; then
 fi
 
 rc=$(sed -n 's/^HARNESS-EXIT: \([0-9]\+\)$/\1/p' "$log" | tail -n 1)
+clock="${icount:+ (-icount shift=$shift: $((1 << shift)) ns an instruction, ${board[1]})}"
 if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
 	# a guest that still printed lately was slow; one silent for long, hung
 	printf "\n%s\n" "$me: TIMEOUT after ${timeout}s (the console was silent for the last ${silent}s)" >&2
 	rc=124
+elif [ -n "$nouser" ]; then
+	if grep -q "^$ROOT_PANIC" "$log"; then
+		echo "$me: the kernel booted to its root mount (no userland) after ${t}s$clock"
+		rc=0
+	else
+		why=$(grep -m1 'Kernel panic' "$log" || echo 'guest died/lost console')
+		echo "$me: the kernel did not reach its root mount: $why (QEMU exit $qrc, ${t}s)" >&2
+		rc=1
+	fi
 elif [ -z "$rc" ]; then
 	if grep -q 'Kernel panic' "$log"; then
 		echo "$me: no HARNESS-EXIT marker: guest panicked (QEMU exit $qrc, ${t}s)" >&2
@@ -149,10 +201,17 @@ elif [ -z "$rc" ]; then
 	rc=1
 else
 	# (bench.py converts guest time to instructions with the shift)
-	echo "$me: guest script exited $rc after ${t}s${icount:+ (-icount shift=$shift: $((1 << shift)) ns an instruction, ${board[1]})}"
+	echo "$me: guest script exited $rc after ${t}s$clock"
 fi
 
 if [ -n "$strict" ]; then
+	# without userland the boot's own end, the root mount panic, is not
+	# checked: everything before it is
+	if [ -n "$nouser" ]; then
+		sed "/^$ROOT_PANIC/,\$d" "$log" >"$tmp/console"
+	else
+		cp "$log" "$tmp/console"
+	fi
 	# the expected warning's own report is cut out of what is checked
 	awk -v want="$warning" '
 		/------------\[ cut here \]/ { n = 0; held = 1 }
@@ -167,7 +226,7 @@ if [ -n "$strict" ]; then
 			if (exempt) { print "EXPECTED-WARNING" > "/dev/stderr"; return }
 			for (i = 0; i < n; i++) print block[i]
 		}
-		END { if (held) flush() }' "$log" >"$tmp/checked" 2>"$tmp/expected"
+		END { if (held) flush() }' "$tmp/console" >"$tmp/checked" 2>"$tmp/expected"
 	pats=()
 	for p in "${STRICT_PATTERNS[@]}"; do pats+=(-e "$p"); done
 	if grep -nF "${pats[@]}" "$tmp/checked" >"$tmp/strict"; then

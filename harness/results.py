@@ -280,20 +280,24 @@ def parse_checks(lines, source=''):
     return cases
 
 
-QEMU_RUN_EXIT = re.compile(r'^qemu-run: guest script exited (\d+) ')
+# a guest script's exit status, or a boot without userland (ColdFire) that
+# reached its root mount, which counts as status 0
+QEMU_RUN_EXIT = re.compile(
+    r'^qemu-run: (?:guest script exited (\d+) |the kernel booted to its root mount )')
 # harness/stage.sh's last word on qemu-run's own exit status
 STAGE_FAILED = re.compile(r'^==> \[[^]]*\] FAILED \(exit (\d+)\)')
 
 
 def parse_boot(text, source=''):
     """The boot check of a suite from harness/qemu-run.sh's output
-    (SUITE.out): passed only if the guest script exited 0, --strict found
-    nothing on the console and qemu-run itself exited 0."""
+    (SUITE.out): passed only if the guest script exited 0 (or a boot
+    without userland reached its root mount), --strict found nothing on
+    the console and qemu-run itself exited 0."""
     unit = unit_of(source)
     lines = clean_lines(text)
     said = [ln for ln in lines if ln.startswith('qemu-run:')]
     exits = [QEMU_RUN_EXIT.match(ln) for ln in said]
-    exits = [m.group(1) for m in exits if m]
+    exits = [m.group(1) or '0' for m in exits if m]
     strict = [ln for ln in said if ln.startswith('qemu-run: --strict')]
     stage = [m.group(1) for m in map(STAGE_FAILED.match, lines) if m]
     if stage and not strict and exits and exits[-1] == '0':

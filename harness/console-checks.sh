@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# console-checks.sh WHAT LOG: the checks of a boot without userland
+# (MACHINE=mcf5208: ColdFire has no MMU and no libc), made on the host
+# from its console log and printed as CHECK lines for harness/results.py.
+#
+#   selftests  the tracing self tests (CONFIG_FTRACE_STARTUP_TEST and
+#              the event self tests) and lib/atomic64_test.c: the same
+#              checks guest/tests/boot-selftests.sh makes from dmesg in
+#              the MMU guests
+#   boottrace  the trace events enabled from boot (configs/boottrace.config)
+#              that ftrace_dump_on_oops printed at the root mount panic:
+#              the entry code's irq-flags hooks (every interrupt handler
+#              runs after an irq_disable from inthandler; the return to
+#              the interrupted kernel code traces irq_enable) and a trace
+#              clock finer than the jiffy
+set -uo pipefail
+usage() { echo "usage: console-checks.sh selftests|boottrace CONSOLE-LOG" >&2; exit 2; }
+[ $# -eq 2 ] || usage
+what=$1 log=$2
+[ -f "$log" ] || { echo "console-checks: no console log $log" >&2; exit 1; }
+top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=guest/lib.sh
+. "$top/guest/lib.sh"
+
+case $what in
+selftests)
+	BOOT_TMP=$(mktemp -d)
+	trap 'rm -rf "$BOOT_TMP"' EXIT
+	BOOT_LOG=$log
+	# shellcheck source=guest/tests/boot-selftests.sh
+	. "$top/guest/tests/boot-selftests.sh"
+	;;
+boottrace)
+	# the dump: "TASK-PID CPU FLAGS TIMEus : EVENT: FIELDS" after its banner
+	dump=$(sed -n '/^Dumping ftrace buffer:/,$p' "$log" |
+		grep -E '^ *[^ ].* [0-9]+us : [a-z_]+: ')
+	n=$(printf '%s\n' "$dump" | grep -c . || true)
+	check trace:dump "ftrace_dump_on_oops printed $n events, want >= 100" \
+		test "$n" -ge 100
+	# every irq_handler_entry comes after an irq_disable from inthandler,
+	# with no irq_enable in between
+	bad=$(printf '%s\n' "$dump" | awk '
+		/ irq_disable: / { last = ($0 ~ /caller=inthandler\+/) ? "entry" : "other"; next }
+		/ irq_enable: / { last = "on"; next }
+		/ irq_handler_entry: / { n++; if (last != "entry") bad++ }
+		END { if (n == 0) print "no irq_handler_entry event"; else if (bad) print bad " of " n " handlers ran without the entry hook" }')
+	check trace:irq-entry-hook "$bad" test -z "$bad"
+	check trace:irq-return-hook "no irq_enable from the return to kernel mode (Lkernel_return)" \
+		grep -q " irq_enable: caller=Lkernel_return+" <<<"$dump"
+	# jiffies would give a handful of distinct times 10 ms apart
+	clock=$(printf '%s\n' "$dump" | sed -n 's/.* \([0-9]\+\)us : .*/\1/p' | sort -nu | awk '
+		NR > 1 && $1 - prev > 0 && (min == "" || $1 - prev < min) { min = $1 - prev }
+		{ prev = $1; n++ }
+		END { print n + 0, (min == "" ? -1 : min) }')
+	read -r times step <<<"$clock"
+	check trace:clock-us "$times distinct event times, smallest step ${step} us: want >= 50 and < 100 us" \
+		test "$times" -ge 50 -a "$step" -ge 0 -a "$step" -lt 100
+	;;
+*) usage ;;
+esac
+[ "$CHECK_FAILED" -eq 0 ]
