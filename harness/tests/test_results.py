@@ -412,6 +412,18 @@ class ExpectTest(unittest.TestCase):
         cases = results.parse_files([self.boot_out('s')])
         self.assertEqual([(c.name, c.verdict) for c in cases], [('boot:s', 'pass')])
 
+    def test_boot_without_userland(self):
+        """A ColdFire boot that reached its root mount passes; one that did not fails."""
+        ok = self.write('cf.out', '==> [check:cf]\nqemu-run: the kernel booted to its root '
+                        'mount (no userland) after 2s\n==> [check:cf] done in 2s\n')
+        bad = self.write('cg.out', '==> [check:cg]\nqemu-run: the kernel did not reach its '
+                         'root mount: Kernel panic - not syncing: Fatal exception\n'
+                         '==> [check:cg] FAILED (exit 1) after 2s\n')
+        cases = results.parse_files([ok, bad])
+        self.assertEqual([(c.name, c.verdict) for c in cases],
+                         [('boot:cf', 'pass'), ('boot:cg', 'fail')])
+        self.assertIn('did not reach its root mount', cases[1].reason)
+
     def test_postprocessor_failure(self):
         """kprobe-offsets.py raising: its exit check fails and its checks are missing."""
         log = self.write('kp-offsets.log', 'Traceback (most recent call last):\n'
