@@ -22,6 +22,11 @@
  * The slow paths open a frame of their own ("link"), so a stack trace
  * taken inside a tracer callback runs through the traced function.
  *
+ * ColdFire (ISA_A) has no bsr.l (gcc calls "jsr _mcount", also 6 bytes),
+ * no movem with predecrement or postincrement and no compare of memory
+ * with an immediate: the macros below give both instruction sets their
+ * own form, and on ColdFire the fast path saves and restores %a0.
+ *
  * With -fpatchable-function-entry the call sites are at function entry
  * instead and ftrace_caller/ftrace_graph_caller are in ftrace_entry.S;
  * ftrace_stub and return_to_handler, here, serve both.
@@ -32,6 +37,41 @@
 #include <asm/asm-offsets.h>
 #include <asm/ftrace.h>
 
+/* Save and restore the registers the traced function may still need. */
+.macro	save_scratch
+#ifdef CONFIG_COLDFIRE
+	lea	%sp@(-16),%sp
+	moveml	%d0-%d1/%a0-%a1,%sp@
+#else
+	moveml	%d0-%d1/%a0-%a1,%sp@-
+#endif
+.endm
+
+.macro	restore_scratch
+#ifdef CONFIG_COLDFIRE
+	moveml	%sp@,%d0-%d1/%a0-%a1
+	lea	%sp@(16),%sp
+#else
+	moveml	%sp@+,%d0-%d1/%a0-%a1
+#endif
+.endm
+
+/*
+ * Set the condition codes for a compare of the function pointer at \ptr
+ * with \stub.  ColdFire compares in %a0, saved around it: movea leaves
+ * the condition codes alone.
+ */
+.macro	cmp_func ptr, stub
+#ifdef CONFIG_COLDFIRE
+	movel	%a0,%sp@-
+	moveal	\ptr,%a0
+	cmpal	#\stub,%a0
+	moveal	%sp@+,%a0
+#else
+	cmpil	#\stub,\ptr
+#endif
+.endm
+
 /*
  * Enter/leave a tracer callback: open a frame, save the registers the
  * traced function may still need, and push the arguments
@@ -39,7 +79,7 @@
  */
 .macro	tracer_call_enter
 	link	%fp,#0
-	moveml	%d0-%d1/%a0-%a1,%sp@-
+	save_scratch
 	clrl	%sp@-			| fregs: none
 	movel	function_trace_op,%sp@-	| op
 	movel	%fp@,%a0		| the traced function's frame
@@ -51,7 +91,7 @@
 
 .macro	tracer_call_leave
 	lea	%sp@(16),%sp
-	moveml	%sp@+,%d0-%d1/%a0-%a1
+	restore_scratch
 	unlk	%fp
 .endm
 
@@ -71,13 +111,13 @@ SYM_FUNC_END(ftrace_stub_graph)
 #ifndef CONFIG_DYNAMIC_FTRACE
 
 SYM_FUNC_START(_mcount)
-	cmpil	#ftrace_stub,ftrace_trace_function
+	cmp_func ftrace_trace_function, ftrace_stub
 	jne	.Lcall_tracer
 .Lcheck_graph:
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
-	cmpil	#ftrace_stub_graph,ftrace_graph_return
+	cmp_func ftrace_graph_return, ftrace_stub_graph
 	jne	ftrace_graph_caller
-	cmpil	#ftrace_graph_entry_stub,ftrace_graph_entry
+	cmp_func ftrace_graph_entry, ftrace_graph_entry_stub
 	jne	ftrace_graph_caller
 #endif
 	rts
@@ -133,7 +173,7 @@ EXPORT_SYMBOL(_mcount)
  */
 SYM_FUNC_START(ftrace_graph_caller)
 	link	%fp,#0
-	moveml	%d0-%d1/%a0-%a1,%sp@-
+	save_scratch
 	movel	%fp@,%a0		| the traced function's frame
 	pea	%a0@(8)			| frame_pointer
 	movel	%fp@(4),%d0
@@ -142,7 +182,7 @@ SYM_FUNC_START(ftrace_graph_caller)
 	pea	%a0@(4)			| parent: its return-address slot
 	jbsr	prepare_ftrace_return
 	lea	%sp@(12),%sp
-	moveml	%sp@+,%d0-%d1/%a0-%a1
+	restore_scratch
 	unlk	%fp
 	rts
 SYM_FUNC_END(ftrace_graph_caller)
