@@ -320,7 +320,8 @@ bisect-build: series
 # NAME+pfe: the same on patchable function entries without frame pointers.
 DEFCONFIGS ?= multi multi+ftrace multi+pfe sun3 sun3+ftrace m5208evb m5475evb virt virt+ftrace \
 	amiga atari mac sun3x q40 hp300 apollo bvme6000 mvme147 mvme16x \
-	amcore m5249evb m5272c3 m5275evb m5307c3 m5407c3 stmark2
+	amcore m5249evb m5272c3 m5275evb m5307c3 m5407c3 stmark2 \
+	m5208evb+ftrace m5475evb+ftrace stmark2+ftrace
 FTRACE_FRAGS := $(foreach f,tracing framepointer function dynamic,configs/$(f).config)
 PFE_FRAGS := $(foreach f,tracing function pfe,configs/$(f).config)
 
