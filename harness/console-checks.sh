@@ -12,8 +12,9 @@
 #              that ftrace_dump_on_oops printed at the root mount panic:
 #              the entry code's irq-flags hooks (every interrupt handler
 #              runs after an irq_disable from inthandler; the return to
-#              the interrupted kernel code traces irq_enable) and a trace
-#              clock finer than the jiffy
+#              the interrupted kernel code traces irq_enable; both name
+#              the interrupted function as parent) and a trace clock
+#              finer than the jiffy
 set -uo pipefail
 usage() { echo "usage: console-checks.sh selftests|boottrace CONSOLE-LOG" >&2; exit 2; }
 [ $# -eq 2 ] || usage
@@ -48,6 +49,17 @@ boottrace)
 	check trace:irq-entry-hook "$bad" test -z "$bad"
 	check trace:irq-return-hook "no irq_enable from the return to kernel mode (Lkernel_return)" \
 		grep -q " irq_enable: caller=Lkernel_return+" <<<"$dump"
+	# the hooks' frame makes the interrupted PC their caller's caller:
+	# an interrupt's irq_disable and the irq_enable of its return name
+	# the same kernel function as parent
+	bad=$(awk '
+		/ irq_disable: caller=inthandler\+/ { p = $0; sub(/.* parent=/, "", p); open = 1; next }
+		open && / irq_enable: caller=Lkernel_return\+/ {
+			q = $0; sub(/.* parent=/, "", q); n++; open = 0
+			if (p !~ /^[A-Za-z_][A-Za-z0-9_.]*\+0x/ || p != q) bad = bad " " p "/" q
+		}
+		END { if (n == 0) print "no interrupt with both hooks"; else if (bad != "") print "parents:" bad }' <<<"$dump")
+	check trace:irq-hook-frame "$bad" test -z "$bad"
 	# jiffies would give a handful of distinct times 10 ms apart
 	clock=$(printf '%s\n' "$dump" | sed -n 's/.* \([0-9]\+\)us : .*/\1/p' | sort -nu | awk '
 		NR > 1 && $1 - prev > 0 && (min == "" || $1 - prev < min) { min = $1 - prev }
