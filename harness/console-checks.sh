@@ -13,8 +13,9 @@
 #              the entry code's irq-flags hooks (every interrupt handler
 #              runs after an irq_disable from inthandler; the return to
 #              the interrupted kernel code traces irq_enable; both name
-#              the interrupted function as parent) and a trace clock
-#              finer than the jiffy
+#              the interrupted function as parent), a trace clock finer
+#              than the jiffy, and the function tracer's entries, which
+#              ftrace_filter=do_IRQ confines to do_IRQ
 set -uo pipefail
 usage() { echo "usage: console-checks.sh selftests|boottrace CONSOLE-LOG" >&2; exit 2; }
 [ $# -eq 2 ] || usage
@@ -60,6 +61,13 @@ boottrace)
 		}
 		END { if (n == 0) print "no interrupt with both hooks"; else if (bad != "") print "parents:" bad }' <<<"$dump")
 	check trace:irq-hook-frame "$bad" test -z "$bad"
+	# the function tracer from boot, filtered to do_IRQ (dynamic ftrace:
+	# every other call site stays a no-op): "TIMEus : do_IRQ <-inthandler"
+	funcs=$(sed -n '/^Dumping ftrace buffer:/,$p' "$log" | grep -E ' [0-9]+us : [A-Za-z_][A-Za-z0-9_.]* <-')
+	nf=$(grep -c . <<<"$funcs" || true)
+	other=$(grep -v ' : do_IRQ <-inthandler$' <<<"$funcs" | head -3 | sed 's/.* : //' | tr '\n' ';')
+	check trace:function-filter "$nf function entries, want >= 1, all do_IRQ <-inthandler (others: $other)" \
+		test "$nf" -ge 1 -a -z "$other"
 	# jiffies would give a handful of distinct times 10 ms apart
 	clock=$(printf '%s\n' "$dump" | sed -n 's/.* \([0-9]\+\)us : .*/\1/p' | sort -nu | awk '
 		NR > 1 && $1 - prev > 0 && (min == "" || $1 - prev < min) { min = $1 - prev }

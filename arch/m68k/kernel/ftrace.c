@@ -38,6 +38,12 @@
  * for ftrace_graph_call (0x51fb <-> 0x60ff, bra.l ftrace_graph_caller).
  * Only ftrace_call, whose target changes, needs the three-step write.
  *
+ * ColdFire V2 has no bsr.l or bra.l: gcc calls "jsr _mcount" (0x4eb9
+ * abs32), and the call and jump forms are jsr/jmp with an absolute
+ * address.  The no-op is the same word (ColdFire's tpf.l is trapf.l), and
+ * it keeps the call's operand, now an address, so switching stays one
+ * 16-bit store there too.
+ *
  * With CONFIG_FTRACE_MCOUNT_USE_PATCHABLE_FUNCTION_ENTRY the compiler
  * emits no call at all but three nops at the very entry of each traced
  * function (-fpatchable-function-entry=3), before the prologue, and lists
@@ -50,11 +56,30 @@
  * on the site is switched exactly as above.
  */
 
+#ifdef CONFIG_COLDFIRE
+#define M68K_FTRACE_CALL	M68K_INSN_JSR_ABS
+#define M68K_FTRACE_JUMP	M68K_INSN_JMP_ABS
+
+/* the 32-bit operand of a call or jump at @ip to @target */
+static inline u32 m68k_ftrace_operand(unsigned long ip, unsigned long target)
+{
+	return target;
+}
+#else
+#define M68K_FTRACE_CALL	M68K_INSN_BSR_L
+#define M68K_FTRACE_JUMP	M68K_INSN_BRA_L
+
+static inline u32 m68k_ftrace_operand(unsigned long ip, unsigned long target)
+{
+	return target - (ip + 2);
+}
+#endif
+
 static int notrace m68k_ftrace_modify(unsigned long ip,
 				      u16 old_op, unsigned long old_target,
 				      u16 new_op, unsigned long new_target)
 {
-	u32 disp = old_target - (ip + 2);
+	u32 disp = m68k_ftrace_operand(ip, old_target);
 	size_t len = 2;
 	u16 insn[3];
 
@@ -79,7 +104,7 @@ static int notrace m68k_ftrace_modify(unsigned long ip,
 		 * instruction), and one reaching it meanwhile traps and runs
 		 * the new instruction.
 		 */
-		disp = new_target - (ip + 2);
+		disp = m68k_ftrace_operand(ip, new_target);
 		insn[1] = disp >> 16;
 		insn[2] = disp;
 		len = sizeof(insn);
@@ -97,14 +122,14 @@ static int notrace m68k_ftrace_modify(unsigned long ip,
 int ftrace_make_nop(struct module *mod, struct dyn_ftrace *rec,
 		    unsigned long addr)
 {
-	return m68k_ftrace_modify(rec->ip, M68K_INSN_BSR_L, addr,
+	return m68k_ftrace_modify(rec->ip, M68K_FTRACE_CALL, addr,
 				  M68K_INSN_TRAPF_L, FTRACE_ADDR);
 }
 
 int ftrace_make_call(struct dyn_ftrace *rec, unsigned long addr)
 {
 	return m68k_ftrace_modify(rec->ip, M68K_INSN_TRAPF_L, FTRACE_ADDR,
-				  M68K_INSN_BSR_L, addr);
+				  M68K_FTRACE_CALL, addr);
 }
 
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
@@ -151,13 +176,13 @@ int ftrace_init_nop(struct module *mod, struct dyn_ftrace *rec)
 int ftrace_update_ftrace_func(ftrace_func_t func)
 {
 	unsigned long ip = (unsigned long)&ftrace_call;
-	u32 disp = (unsigned long)func - (ip + 2);
-	u16 insn[3] = { M68K_INSN_BSR_L, disp >> 16, (u16)disp };
+	u32 disp = m68k_ftrace_operand(ip, (unsigned long)func);
+	u16 insn[3] = { M68K_FTRACE_CALL, disp >> 16, (u16)disp };
 	u16 cur;
 
 	if (copy_from_kernel_nofault(&cur, (void *)ip, sizeof(cur)))
 		return -EFAULT;
-	if (cur != M68K_INSN_BSR_L)
+	if (cur != M68K_FTRACE_CALL)
 		return -EINVAL;
 	return m68k_patch_text((void *)ip, insn, sizeof(insn));
 }
@@ -197,7 +222,7 @@ int ftrace_enable_ftrace_graph_caller(void)
 
 	return m68k_ftrace_modify((unsigned long)&ftrace_graph_call,
 				  M68K_INSN_TRAPF_L, target,
-				  M68K_INSN_BRA_L, target);
+				  M68K_FTRACE_JUMP, target);
 }
 
 int ftrace_disable_ftrace_graph_caller(void)
@@ -205,7 +230,7 @@ int ftrace_disable_ftrace_graph_caller(void)
 	unsigned long target = (unsigned long)&ftrace_graph_caller;
 
 	return m68k_ftrace_modify((unsigned long)&ftrace_graph_call,
-				  M68K_INSN_BRA_L, target,
+				  M68K_FTRACE_JUMP, target,
 				  M68K_INSN_TRAPF_L, target);
 }
 #endif /* CONFIG_FUNCTION_GRAPH_TRACER && !CONFIG_DYNAMIC_FTRACE_WITH_ARGS */

@@ -148,13 +148,23 @@ _mcount:
 	tracer_call_enter
 	.globl	ftrace_call
 ftrace_call:
+#ifdef CONFIG_COLDFIRE
+	.short	0x4eb9			| jsr abs.l, whatever gas would pick:
+	.long	ftrace_stub		| ftrace_update_ftrace_func() sets the target
+#else
 	bsrl	ftrace_stub		| ftrace_update_ftrace_func() sets the target
+#endif
 	tracer_call_leave
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 	.globl	ftrace_graph_call
 ftrace_graph_call:
+#ifdef CONFIG_COLDFIRE
+	.short	0x51fb			| tpf.l, or jmp abs.l (0x4ef9) when enabled:
+	.long	ftrace_graph_caller	| the address stays the same
+#else
 	.short	0x51fb			| trapf.l, or bra.l (0x60ff) when enabled:
 	.long	ftrace_graph_caller - .	| the displacement stays the same
+#endif
 #endif
 	rts
 SYM_FUNC_END(ftrace_caller)
