@@ -34,9 +34,10 @@ selftests)
 	. "$top/guest/tests/boot-selftests.sh"
 	;;
 boottrace)
-	# the dump: "TASK-PID CPU FLAGS TIMEus : EVENT: FIELDS" after its banner
-	dump=$(sed -n '/^Dumping ftrace buffer:/,$p' "$log" |
-		grep -E '^ *[^ ].* [0-9]+us : [a-z_]+: ')
+	# what ftrace_dump_on_oops printed after its banner; its events are
+	# "TASK-PID CPU FLAGS TIMEus : EVENT: FIELDS"
+	printed=$(sed -n '/^Dumping ftrace buffer:/,$p' "$log")
+	dump=$(grep -E '^ *[^ ].* [0-9]+us : [a-z_]+: ' <<<"$printed")
 	n=$(printf '%s\n' "$dump" | grep -c . || true)
 	check trace:dump "ftrace_dump_on_oops printed $n events, want >= 100" \
 		test "$n" -ge 100
@@ -63,7 +64,7 @@ boottrace)
 	check trace:irq-hook-frame "$bad" test -z "$bad"
 	# the function tracer from boot, filtered to do_IRQ (dynamic ftrace:
 	# every other call site stays a no-op): "TIMEus : do_IRQ <-inthandler"
-	funcs=$(sed -n '/^Dumping ftrace buffer:/,$p' "$log" | grep -E ' [0-9]+us : [A-Za-z_][A-Za-z0-9_.]* <-')
+	funcs=$(grep -E ' [0-9]+us : [A-Za-z_][A-Za-z0-9_.]* <-' <<<"$printed")
 	nf=$(grep -c . <<<"$funcs" || true)
 	other=$(grep -v ' : do_IRQ <-inthandler$' <<<"$funcs" | head -3 | sed 's/.* : //' | tr '\n' ';')
 	check trace:function-filter "$nf function entries, want >= 1, all do_IRQ <-inthandler (others: $other)" \
