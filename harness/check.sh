@@ -301,7 +301,8 @@ console_suite() { # NAME VARIANT WHAT
 		"$top/harness/qemu-run.sh" --kernel "$B/kobj-$2/vmlinux" --no-userland \
 		--timeout 300 --strict --icount --log "$L/$1.log" >"$L/$1.out" 2>&1
 	grep -E '^(==>|qemu-run:)' "$L/$1.out"
-	post console-checks "$1-host" "$top/harness/console-checks.sh" "$3" "$L/$1.log"
+	post console-checks "$1-host" "$top/harness/console-checks.sh" "$3" "$L/$1.log" \
+		"$B/kobj-$2/vmlinux"
 }
 
 # lockdep watching the suites that lock and switch the most

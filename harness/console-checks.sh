@@ -1,25 +1,30 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# console-checks.sh WHAT LOG: the checks of a boot without userland
+# console-checks.sh WHAT LOG [VMLINUX]: the checks of a boot without userland
 # (MACHINE=mcf5208: ColdFire has no MMU and no libc), made on the host
 # from its console log and printed as CHECK lines for harness/results.py.
 #
 #   selftests  the tracing self tests (CONFIG_FTRACE_STARTUP_TEST and
 #              the event self tests) and lib/atomic64_test.c: the same
 #              checks guest/tests/boot-selftests.sh makes from dmesg in
-#              the MMU guests
+#              the MMU guests (the KUnit suites' results in LOG are read
+#              by harness/results.py itself); with VMLINUX, the ColdFire
+#              kprobes instruction decoder against objdump at every
+#              instruction of that kernel and every opcode
+#              (harness/tests/decode-insn/check.py --coldfire)
 #   boottrace  the trace events enabled from boot (configs/boottrace.config)
 #              that ftrace_dump_on_oops printed at the root mount panic:
 #              the entry code's irq-flags hooks (every interrupt handler
 #              runs after an irq_disable from inthandler; the return to
 #              the interrupted kernel code traces irq_enable; both name
 #              the interrupted function as parent), a trace clock finer
-#              than the jiffy, and the function tracer's entries, which
-#              ftrace_filter=do_IRQ confines to do_IRQ
+#              than the jiffy, the function tracer's entries, which
+#              ftrace_filter=do_IRQ confines to do_IRQ, a kprobe event's
+#              argument and a kretprobe event's return
 set -uo pipefail
-usage() { echo "usage: console-checks.sh selftests|boottrace CONSOLE-LOG" >&2; exit 2; }
-[ $# -eq 2 ] || usage
-what=$1 log=$2
+usage() { echo "usage: console-checks.sh selftests|boottrace CONSOLE-LOG [VMLINUX]" >&2; exit 2; }
+[ $# -eq 2 ] || [ $# -eq 3 ] || usage
+what=$1 log=$2 vmlinux=${3:-}
 [ -f "$log" ] || { echo "console-checks: no console log $log" >&2; exit 1; }
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=guest/lib.sh
@@ -32,6 +37,18 @@ selftests)
 	BOOT_LOG=$log
 	# shellcheck source=guest/tests/boot-selftests.sh
 	. "$top/guest/tests/boot-selftests.sh"
+	# kernel/trace/trace_kprobe.c's self test (a kprobe and a kretprobe
+	# event on a function of its own), which prints with its prefix
+	check selftest:kprobe_tracing "no 'Testing kprobe tracing: OK' in the boot log" \
+		grep -q '^trace_kprobe: Testing kprobe tracing: OK' "$BOOT_TMP/dmesg.txt"
+	if [ -n "$vmlinux" ]; then
+		out=$(python3 "$top/harness/tests/decode-insn/check.py" --coldfire \
+			--workdir "$BOOT_TMP/decode-insn" "$vmlinux" 2>&1)
+		rc=$?
+		printf '%s\n' "$out" >"${log%.log}.decode-insn"
+		check decode-insn:coldfire "exit $rc: $(grep -E '^decode-insn' <<<"$out" |
+			sed 's/ (.*;/;/' | tr '\n' ' ') (all: ${log%.log}.decode-insn)" test "$rc" -eq 0
+	fi
 	;;
 boottrace)
 	# what ftrace_dump_on_oops printed after its banner; its events are
@@ -63,12 +80,38 @@ boottrace)
 		END { if (n == 0) print "no interrupt with both hooks"; else if (bad != "") print "parents:" bad }' <<<"$dump")
 	check trace:irq-hook-frame "$bad" test -z "$bad"
 	# the function tracer from boot, filtered to do_IRQ (dynamic ftrace:
-	# every other call site stays a no-op): "TIMEus : do_IRQ <-inthandler"
+	# every other call site stays a no-op): "TIMEus : do_IRQ <-inthandler",
+	# or, once the kretprobe below hooks do_IRQ's return address, the
+	# output's name for its trampoline as the parent
 	funcs=$(grep -E ' [0-9]+us : [A-Za-z_][A-Za-z0-9_.]* <-' <<<"$printed")
 	nf=$(grep -c . <<<"$funcs" || true)
-	other=$(grep -v ' : do_IRQ <-inthandler$' <<<"$funcs" | head -3 | sed 's/.* : //' | tr '\n' ';')
+	other=$(grep -vE " : do_IRQ <-(inthandler|\[unknown/kretprobe'd\])$" <<<"$funcs" |
+		head -3 | sed 's/.* : //' | tr '\n' ';')
 	check trace:function-filter "$nf function entries, want >= 1, all do_IRQ <-inthandler (others: $other)" \
 		test "$nf" -ge 1 -a -z "$other"
+	# the kprobe event on do_IRQ's entry: its argument, read at 4(%sp)
+	# (kernel_stack_pointer() of the breakpoint's frame), is the irq that
+	# the handler's irq_handler_entry reports next
+	bad=$(printf '%s\n' "$dump" | awk '
+		/ irq_arg: \(do_IRQ\+0x0\// { a = $0; sub(/.* irq=/, "", a); open = 1; n++; next }
+		open && / irq_handler_entry: / {
+			i = $0; sub(/.* irq=/, "", i); sub(/ .*/, "", i); m++; open = 0
+			if (i != a) bad++
+		}
+		END {
+			if (n == 0) print "no irq_arg event"
+			else if (m == 0) print "no irq_handler_entry after an irq_arg event"
+			else if (bad) print bad " of " m " irq_arg values are not the irq handled next"
+		}' <<<"$dump")
+	check trace:kprobe-arg "$bad" test -z "$bad"
+	# the kretprobe event: do_IRQ returns to inthandler, through the
+	# rethook trampoline
+	rets=$(grep -E ' irq_ret: ' <<<"$dump")
+	nr=$(grep -c . <<<"$rets" || true)
+	other=$(grep -vE ' irq_ret: \(inthandler\+0x[0-9a-f]+/0x[0-9a-f]+ <- do_IRQ\)$' <<<"$rets" |
+		head -2 | sed 's/.* : //' | tr '\n' ';')
+	check trace:kretprobe "$nr irq_ret events, want >= 1, all (inthandler+... <- do_IRQ) (others: $other)" \
+		test "$nr" -ge 1 -a -z "$other"
 	# jiffies would give a handful of distinct times 10 ms apart
 	clock=$(printf '%s\n' "$dump" | sed -n 's/.* \([0-9]\+\)us : .*/\1/p' | sort -nu | awk '
 		NR > 1 && $1 - prev > 0 && (min == "" || $1 - prev < min) { min = $1 - prev }

@@ -52,6 +52,13 @@ class DecodeInsnTest(unittest.TestCase):
         self.assertEqual(rc, 0, out)
         self.assertIn(', 0 failed', out)
 
+    def test_coldfire_unit_table(self):
+        # the ColdFire kernel's decoder; its vmlinux is checked by the
+        # mcf5208-selftests suite (harness/console-checks.sh)
+        rc, out = check('--unit-only', '--coldfire')
+        self.assertEqual(rc, 0, out)
+        self.assertRegex(out, r'decode-insn unit: [1-9]\d* cases, 0 failed')
+
     @unittest.skipUnless(shutil.which(OBJDUMP), f'no {OBJDUMP}')
     def test_vmlinux_against_objdump(self):
         vm = vmlinux()
@@ -60,6 +67,20 @@ class DecodeInsnTest(unittest.TestCase):
         rc, out = check(str(vm))
         self.assertEqual(rc, 0, summary(out))
         self.assertRegex(out, r'decode-insn: [1-9]\d* instructions, .* 0 failures')
+
+    def test_coldfire_catches_a_copy_too_long(self):
+        # a (d16,PC) operand made absolute past ColdFire's three words
+        with tempfile.TemporaryDirectory(prefix='decode-insn-src.') as src:
+            for name in ('decode-insn.c', 'decode-insn.h'):
+                shutil.copy(SRC / name, src)
+            path = Path(src) / 'decode-insn.c'
+            text = path.read_text()
+            good = '(coldfire() && insn->slot_len > M68K_CF_MAX_LEN)'
+            self.assertEqual(text.count(good), 1)
+            path.write_text(text.replace(good, '0'))
+            rc, out = check('--unit-only', '--coldfire', src=src)
+            self.assertNotEqual(rc, 0, out)
+            self.assertIn('FAIL move.l (d16,pc),(d16,a0): too long made absolute', out)
 
     def assert_caught(self, good, bad, unit_fail, vmlinux_fail):
         """decode-insn.c with GOOD (found once) replaced by BAD must fail

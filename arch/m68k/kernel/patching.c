@@ -39,6 +39,20 @@
  * here (bsr.l, bra.l, trapf.l, jsr/jmp abs.l, illegal) is one the 68060
  * emulates in software.
  *
+ * ColdFire's flush_icache_range() invalidates the instruction cache
+ * alone and trusts the data to be in memory, which holds only for some of
+ * its cache configurations.  A V2 core's cache is an instruction cache,
+ * a data cache or both halves (CONFIG_CACHE_I/D/BOTH), write-through, its
+ * stores buffered (ACR0's BWE); V3 cores have one copy-back cache for
+ * both, V4 cores split copy-back caches, so new words may sit in a dirty
+ * data line that the instruction fetch does not see.  So on ColdFire the
+ * write is followed by flush_cache_all() too: it pushes dirty data lines
+ * to memory where the cache is copy-back (mcf_cache_push(), or cpushl
+ * on the MMU ColdFires), invalidates (no-MMU: the whole cache, then the
+ * nop that waits for the store buffer to drain), and
+ * flush_icache_range() then invalidates the instruction cache as on any
+ * m68k.  Both are no more than a few instructions on the V2 parts.
+ *
  * One site is in flight at a time (callers serialise, and m68k is
  * uniprocessor without kernel preemption), so the in-flight record is a
  * single global.
@@ -74,6 +88,8 @@ static notrace void m68k_write_words(unsigned long addr, const u16 *words,
 
 	for (i = 0; i < len / 2; i++)
 		WRITE_ONCE(((u16 *)addr)[i], words[i]);
+	if (IS_ENABLED(CONFIG_COLDFIRE))
+		flush_cache_all();
 	flush_icache_range(addr, addr + len);
 }
 

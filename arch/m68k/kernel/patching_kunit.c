@@ -3,9 +3,9 @@
  * KUnit tests of the m68k kernel-text patcher (patching.c) and of the
  * ftrace call-site encodings (ftrace.c), on a call site of their own:
  * m68k_kunit_site is a 6-byte site, built in the no-op form with the
- * displacement of "bsr.l m68k_kunit_target", followed by rts.  With the
- * entry registers (DYNAMIC_FTRACE_WITH_REGS), also an ftrace callback that
- * moves the pc.
+ * operand of the call "bsr.l m68k_kunit_target" (ColdFire: "jsr
+ * m68k_kunit_target", abs.l), followed by rts.  With the entry registers
+ * (DYNAMIC_FTRACE_WITH_REGS), also an ftrace callback that moves the pc.
  */
 
 #include <kunit/test.h>
@@ -27,7 +27,11 @@ asm(".text\n"
 "	.globl	m68k_kunit_site\n"
 "m68k_kunit_site:\n"
 "	.short	0x51fb\n"
+#ifdef CONFIG_COLDFIRE
+"	.long	m68k_kunit_target\n"
+#else
 "	.long	m68k_kunit_target - .\n"
+#endif
 "	rts\n");
 
 static u16 *site(void)
@@ -35,9 +39,26 @@ static u16 *site(void)
 	return (u16 *)m68k_kunit_site;
 }
 
+/* the call form of a site, and the operand it has for @target */
+#ifdef CONFIG_COLDFIRE
+#define SITE_CALL	M68K_INSN_JSR_ABS
+
+static u32 site_operand(unsigned long target)
+{
+	return target;
+}
+#else
+#define SITE_CALL	M68K_INSN_BSR_L
+
+static u32 site_operand(unsigned long target)
+{
+	return target - ((unsigned long)site() + 2);
+}
+#endif
+
 static u32 site_disp(void)
 {
-	return (unsigned long)m68k_kunit_target - ((unsigned long)site() + 2);
+	return site_operand((unsigned long)m68k_kunit_target);
 }
 
 /* run the site, return how many times it called the target */
@@ -72,11 +93,11 @@ static void patch_nop_form_skips(struct kunit *test)
 
 static void patch_one_word_flip(struct kunit *test)
 {
-	u16 op = M68K_INSN_BSR_L;
+	u16 op = SITE_CALL;
 
 	reset_site(test);
 	KUNIT_ASSERT_EQ(test, m68k_patch_text(site(), &op, 2), 0);
-	expect_site(test, M68K_INSN_BSR_L);
+	expect_site(test, SITE_CALL);
 	KUNIT_EXPECT_EQ(test, run_site(), 1);
 	op = M68K_INSN_TRAPF_L;
 	KUNIT_ASSERT_EQ(test, m68k_patch_text(site(), &op, 2), 0);
@@ -86,7 +107,7 @@ static void patch_one_word_flip(struct kunit *test)
 static void patch_rejects_bad_requests(struct kunit *test)
 {
 	u16 other[3] = { 0x4e71, 0x4e71, 0x4e71 };	/* three nops */
-	u16 call[3] = { M68K_INSN_BSR_L, site_disp() >> 16, site_disp() };
+	u16 call[3] = { SITE_CALL, site_disp() >> 16, site_disp() };
 
 	reset_site(test);
 	KUNIT_EXPECT_EQ(test, m68k_patch_text((u8 *)site() + 1, call, 6), -EINVAL);
@@ -107,7 +128,7 @@ static void ftrace_forms(struct kunit *test)
 {
 	struct dyn_ftrace rec = { .ip = (unsigned long)site() };
 	unsigned long target = (unsigned long)m68k_kunit_target;
-	u32 disp = FTRACE_ADDR - ((unsigned long)site() + 2);
+	u32 disp = site_operand(FTRACE_ADDR);
 	u16 nop[3] = { M68K_INSN_TRAPF_L, disp >> 16, disp };
 
 	reset_site(test);
@@ -116,7 +137,7 @@ static void ftrace_forms(struct kunit *test)
 
 	/* to ftrace_caller and back: not run, the bytes only */
 	KUNIT_ASSERT_EQ(test, ftrace_make_call(&rec, FTRACE_ADDR), 0);
-	KUNIT_EXPECT_EQ(test, site()[0], M68K_INSN_BSR_L);
+	KUNIT_EXPECT_EQ(test, site()[0], SITE_CALL);
 	KUNIT_EXPECT_EQ(test, site()[1], nop[1]);
 	KUNIT_EXPECT_EQ(test, site()[2], nop[2]);
 	KUNIT_ASSERT_EQ(test, ftrace_make_nop(NULL, &rec, FTRACE_ADDR), 0);
@@ -124,7 +145,7 @@ static void ftrace_forms(struct kunit *test)
 
 	/* to another target and back */
 	KUNIT_ASSERT_EQ(test, ftrace_make_call(&rec, target), 0);
-	expect_site(test, M68K_INSN_BSR_L);
+	expect_site(test, SITE_CALL);
 	KUNIT_EXPECT_EQ(test, run_site(), 1);
 	/* the site calls target, not FTRACE_ADDR: refused */
 	KUNIT_EXPECT_EQ(test, ftrace_make_nop(NULL, &rec, FTRACE_ADDR), -EINVAL);
@@ -152,7 +173,7 @@ static void ftrace_refuses_unexpected_bytes(struct kunit *test)
 /* The site is half-written: the code that reaches it must get the new insn. */
 static void inflight_call_is_emulated(struct kunit *test)
 {
-	u16 call[3] = { M68K_INSN_BSR_L, site_disp() >> 16, site_disp() };
+	u16 call[3] = { SITE_CALL, site_disp() >> 16, site_disp() };
 
 	reset_site(test);
 	KUNIT_ASSERT_EQ(test, m68k_patch_begin(site(), call, sizeof(call)), 0);
@@ -160,13 +181,13 @@ static void inflight_call_is_emulated(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, run_site(), 1);
 	KUNIT_EXPECT_EQ(test, run_site(), 1);
 	m68k_patch_finish(call, sizeof(call));
-	expect_site(test, M68K_INSN_BSR_L);
+	expect_site(test, SITE_CALL);
 	KUNIT_EXPECT_EQ(test, run_site(), 1);
 }
 
 static void inflight_nop_is_emulated(struct kunit *test)
 {
-	u16 call[3] = { M68K_INSN_BSR_L, site_disp() >> 16, site_disp() };
+	u16 call[3] = { SITE_CALL, site_disp() >> 16, site_disp() };
 	u16 nop[3] = { M68K_INSN_TRAPF_L, site_disp() >> 16, site_disp() };
 
 	reset_site(test);
@@ -193,7 +214,7 @@ static enum hrtimer_restart run_site_from_irq(struct hrtimer *t)
 /* ... and so must an interrupt that reaches it. */
 static void inflight_site_hit_from_interrupt(struct kunit *test)
 {
-	u16 call[3] = { M68K_INSN_BSR_L, site_disp() >> 16, site_disp() };
+	u16 call[3] = { SITE_CALL, site_disp() >> 16, site_disp() };
 
 	reset_site(test);
 	init_completion(&irq_run.done);
@@ -206,7 +227,7 @@ static void inflight_site_hit_from_interrupt(struct kunit *test)
 	m68k_patch_finish(call, sizeof(call));
 	hrtimer_cancel(&irq_run.timer);
 	KUNIT_EXPECT_EQ(test, irq_run.hits, 1);
-	expect_site(test, M68K_INSN_BSR_L);
+	expect_site(test, SITE_CALL);
 }
 
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS

@@ -77,9 +77,15 @@ static unsigned int m68k_frame_extra(unsigned int format)
 	}
 }
 
-/* the kernel %sp before the exception that saved @regs */
+/*
+ * The kernel %sp before the exception that saved @regs.  A ColdFire frame
+ * is always the 8 bytes that end struct pt_regs: its format (4-7) says
+ * by how many bytes (0-3) the CPU aligned %sp down before pushing it.
+ */
 unsigned long kernel_stack_pointer(struct pt_regs *regs)
 {
+	if (IS_ENABLED(CONFIG_COLDFIRE))
+		return (unsigned long)(regs + 1) + (regs->format & 3);
 	return (unsigned long)(regs + 1) + m68k_frame_extra(regs->format);
 }
 

@@ -4,7 +4,8 @@
  *
  * It knows the 68020-68060 integer instruction set, the 68030 and 68040/060
  * MMU and cache instructions (only to refuse them) and the 6888x/68040 FPU
- * instructions.  For the instruction at an address it finds the length,
+ * instructions, and what ColdFire (ISA_A to ISA_C) changes: see
+ * coldfire() below.  For the instruction at an address it finds the length,
  * what a probe does there (refuse it, step a copy out of line, or simulate
  * it) and what must be fixed up after a step, where a branch goes, and
  * builds the copy to step: every PC-relative effective address is
@@ -48,6 +49,24 @@
 #define EA_DALT		(EA_ALT & ~EA_AN)
 #define EA_MALT		(EA_DALT & ~EA_DN)
 #define EA_CALT		(EA_CTL & ~(EA_PCD16 | EA_PCIDX))
+
+/*
+ * ColdFire runs a subset of the 680x0 encodings and a few of its own, and
+ * three differences matter here: an instruction is at most three words
+ * long, the only indexed mode is the brief format, and line A holds the
+ * MAC/EMAC unit's instructions and mov3q instead of trapping.  A ColdFire
+ * kernel decodes ColdFire's own instructions and refuses the full
+ * extension word; what only the 680x0 has is still decoded as on the
+ * 680x0 (such a word never runs as ColdFire code: it is data, or never
+ * reached).  Of the PC-relative operands only (d16,PC) has an absolute
+ * form that still fits: the indexed ones are refused.
+ */
+#define M68K_CF_MAX_LEN	6
+
+static inline bool coldfire(void)
+{
+	return IS_ENABLED(CONFIG_COLDFIRE);
+}
 
 /* How a PC-relative effective address is encoded. */
 enum m68k_pcrel {
@@ -119,6 +138,8 @@ static int ea_index(struct m68k_dec *d, bool pc)
 		}
 		return ext(d, 1);
 	}
+	if (coldfire())
+		return invalid(d, "full extension word (not on ColdFire)");
 	bd = (w >> 4) & 3;
 	iis = w & 7;
 	if (bd == 0 || (w & 0x0008))
@@ -220,6 +241,9 @@ static int line0(struct m68k_dec *d, u16 op)
 		return ea_op(d, op, sz == 0 ? EA_DATA & ~EA_IMM : EA_DALT, 1);
 	}
 	if (sz == 3) {
+		/* ColdFire's bitrev, byterev and ff1 Dn */
+		if (coldfire() && alu <= 2 && mode == 0)
+			return 0;
 		if (alu <= 2) {		/* cmp2/chk2 */
 			if (peek(d, &w) || ext(d, 1))
 				return -EINVAL;
@@ -295,11 +319,12 @@ static int line4_e(struct m68k_dec *d, u16 op)
 		 * jmp (d8,%pc,Xn) jumps through a table that may lie right
 		 * behind it: gcc's switch tables of word offsets from the
 		 * table's start, in the brief format with d8 = 2 and a word
-		 * index.
+		 * index (on ColdFire, which has only long indexes, the word
+		 * read and sign-extended into a long one).
 		 */
 		if (op == 0x4efb) {
 			d->flags |= M68K_INSN_F_TABLE;
-			if ((d->text[1] & 0x09ff) == 0x0002)
+			if ((d->text[1] & (coldfire() ? 0x01ff : 0x09ff)) == 0x0002)
 				d->flags |= M68K_INSN_F_WORD_TABLE;
 		}
 		return 0;
@@ -362,6 +387,14 @@ static int line4(struct m68k_dec *d, u16 op)
 	}
 	switch ((op >> 8) & 0xf) {
 	case 0x0:
+		/* ColdFire's strldsr #imm: "move.w %sr,-(%sp)", move to sr */
+		if (coldfire() && op == 0x40e7) {
+			if (peek(d, &w) || ext(d, 2))
+				return -EINVAL;
+			if (w != 0x46fc)
+				return invalid(d, "strldsr without move to sr");
+			return refuse(d, "writes the status register");
+		}
 		if (sz == 3)
 			refuse(d, "reads the status register");
 		return ea_op(d, op, EA_DALT, 0);	/* negx */
@@ -396,12 +429,18 @@ static int line4(struct m68k_dec *d, u16 op)
 	case 0xa:
 		if (op == 0x4afc)
 			return refuse(d, "illegal");
+		if (coldfire() && op == 0x4ac8)
+			return refuse(d, "halt is privileged");
+		if (coldfire() && op == 0x4acc)		/* pulse */
+			return 0;
 		if (sz == 3)				/* tas */
 			return ea_op(d, op, EA_DALT, 0);
 		/* tst */
 		return ea_op(d, op, sz == 0 ? EA_ALL & ~EA_AN : EA_ALL,
 			     size_bytes(op));
 	case 0xc:
+		if (coldfire() && (op & 0xfff8) == 0x4c80)	/* sats Dn */
+			return 0;
 		if (sz >= 2) {				/* movem <ea>,regs */
 			if (ext(d, 1))
 				return -EINVAL;
@@ -760,10 +799,20 @@ static int m68k_decode(struct m68k_dec *d, const u16 *text, unsigned int avail)
 		ret = line6(d, op);
 		break;
 	case 0x7:
-		ret = op & 0x0100 ? invalid(d, "unknown line 7 opcode") : 0;
+		if (!(op & 0x0100))			/* moveq */
+			ret = 0;
+		else if (coldfire())			/* mvs, mvz */
+			ret = ea_op(d, op, EA_ALL, op & 0x0040 ? 2 : 1);
+		else
+			ret = invalid(d, "unknown line 7 opcode");
 		break;
 	case 0xa:
-		ret = invalid(d, "line A");
+		if (coldfire() && (op & 0xf1c0) == 0xa140)	/* mov3q */
+			ret = ea_op(d, op, EA_ALT, 0);
+		else if (coldfire())
+			ret = invalid(d, "line A: the MAC unit's");
+		else
+			ret = invalid(d, "line A");
 		break;
 	case 0xe:
 		ret = line_e(d, op);
@@ -777,6 +826,8 @@ static int m68k_decode(struct m68k_dec *d, const u16 *text, unsigned int avail)
 	}
 	if (ret)
 		return ret;
+	if (coldfire() && d->pos * 2 > M68K_CF_MAX_LEN)
+		return invalid(d, "longer than a ColdFire instruction");
 	return d->pos * 2;
 }
 
@@ -856,7 +907,13 @@ int m68k_insn_decode(const u16 *text, unsigned int avail, unsigned long addr,
 		return 0;
 	}
 	if (d.pcrel != PCREL_NONE) {
-		if (m68k_insn_relocate(&d, addr, insn)) {
+		if (coldfire() && d.pcrel != PCREL_D16) {
+			insn->why = "pc-indexed operand (no absolute form on ColdFire)";
+			return 0;
+		}
+		if (m68k_insn_relocate(&d, addr, insn) ||
+		    (coldfire() && insn->slot_len > M68K_CF_MAX_LEN)) {
+			insn->slot_len = 0;
 			insn->why = "relocated copy too long";
 			return 0;
 		}

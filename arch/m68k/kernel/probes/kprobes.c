@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Kprobes for m68k (68020-68060 with MMU).
+ * Kprobes for m68k: the 68020-68060 with an MMU, and ColdFire.
  *
- * A probe replaces the first word of an instruction with a line-A opcode
- * (one aligned 16-bit store, so the CPU sees either the old or the new
- * word).  trap_c() hands the line-A exception it raises to
- * kprobe_breakpoint_handler(), which runs the pre-handler and then
- * single-steps a copy of the instruction in an out-of-line slot: the
- * trace bit T1 is set in the saved SR, the interrupt mask raised to 7 so
- * that no interrupt handler is traced, and the exception returns to the
- * slot.  After that one instruction the trace exception comes back
- * through trap_c() to kprobe_single_step_handler(), which moves the PC
- * (and a pushed return address) from the slot back to the probed code,
- * restores the SR and runs the post-handler.
+ * A probe replaces the first word of an instruction with a breakpoint,
+ * line A or ColdFire's illegal (asm/probes.h: one aligned 16-bit store,
+ * so the CPU sees either the old or the new word).  trap_c() hands the
+ * exception it raises to kprobe_breakpoint_handler(), which runs the
+ * pre-handler and then single-steps a copy of the instruction in an
+ * out-of-line slot: the trace bit T1 is set in the saved SR, the
+ * interrupt mask raised to 7 so that no interrupt handler is traced (nor,
+ * on a preemptible ColdFire, the step preempted), and the exception
+ * returns to the slot.  After that one instruction the trace exception
+ * comes back through trap_c() to kprobe_single_step_handler(), which
+ * moves the PC (and a pushed return address) from the slot back to the
+ * probed code, restores the SR and runs the post-handler.
  *
  * What to do is the instruction decoder's answer (decode-insn.c): it
  * refuses what cannot run out of line, rewrites PC-relative operands to
@@ -368,6 +369,17 @@ bool __kprobes kprobe_single_step_handler(struct pt_regs *regs)
 
 	if (!cur || !(kcb->kprobe_status & (KPROBE_HIT_SS | KPROBE_REENTER)))
 		return false;
+	/*
+	 * The step runs with T1 set, so the trace exception that ends it
+	 * saves an SR with T1 set.  One whose SR does not trace was raised
+	 * after an instruction that cleared T1, which is never the stepped
+	 * one (the decoder refuses SR writes): QEMU (7.2 at least) does not
+	 * clear ColdFire's T on exception entry and traces the first
+	 * instruction of the step's own trace exception, "move #0x2700,%sr".
+	 * Let that entry go on: it reports the step next.
+	 */
+	if (!(regs->sr & M68K_SR_T1))
+		return true;
 
 	m68k_kprobe_fixup(cur, regs);
 	restore_sr(kcb, regs);
@@ -399,8 +411,11 @@ int __kprobes kprobe_fault_handler(struct pt_regs *regs, unsigned int trapnr)
 		break;
 	case KPROBE_HIT_ACTIVE:
 	case KPROBE_HIT_SSDONE:
-		/* a handler faulted: its exception table decides */
-		if (fixup_exception(regs))
+		/*
+		 * a handler faulted: its exception table decides (a no-MMU
+		 * kernel has none)
+		 */
+		if (IS_ENABLED(CONFIG_MMU) && fixup_exception(regs))
 			return 1;
 		break;
 	}

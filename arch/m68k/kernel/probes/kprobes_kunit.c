@@ -20,7 +20,22 @@
  * that decoded the table would find instructions at its first and third
  * words.  m68k_kpt_switch(n) returns 10 + n for n in 0..3, else -1.
  * The layout below is checked against the assembled bytes.
+ *
+ * ColdFire has only long indexes: gcc sign-extends the offset it read
+ * (ext.l) and jumps through "jmp %pc@(2,%d0:l)", two bytes further on.
+ * And there neither PC-indexed instruction has an absolute form that a
+ * probe could step (decode-insn.c): both are refused.
  */
+#ifdef CONFIG_COLDFIRE
+#define KPT_EXT		"	ext.l	%d0\n"
+#define KPT_INDEX	"l"
+#define KPT_CF		2	/* the ext.l */
+#else
+#define KPT_EXT		""
+#define KPT_INDEX	"w"
+#define KPT_CF		0
+#endif
+
 int m68k_kpt_switch(int n);
 asm(".text\n"
 "	.globl	m68k_kpt_switch\n"
@@ -32,7 +47,8 @@ asm(".text\n"
 "	jcs	2f\n"
 "	add.l	%d0,%d0\n"
 "	move.w	1f(%pc,%d0.l),%d0\n"
-"	jmp	%pc@(2,%d0:w)\n"
+KPT_EXT
+"	jmp	%pc@(2,%d0:" KPT_INDEX ")\n"
 "1:	.word	10f-1b, 11f-1b, 12f-1b, 13f-1b\n"
 "2:	moveq	#-1,%d0\n"
 "	move.l	%d0,%d1\n"
@@ -48,11 +64,20 @@ asm(".text\n"
 "	rts\n"
 "	.size	m68k_kpt_switch, . - m68k_kpt_switch\n");
 
-/* where each instruction before the table starts */
-static const u32 kpt_insns[] = { 0, 4, 6, 8, 10, 12, 16 };
-#define KPT_TABLE	20	/* the table of offsets */
-#define KPT_DEFAULT	28	/* moveq #-1,%d0: the default case */
-#define KPT_CASE0	36	/* moveq #10,%d0: case 0 */
+/* where each instruction before the table starts; the jmp last */
+static const u32 kpt_insns[] = {
+	0, 4, 6, 8, 10, 12,
+#ifdef CONFIG_COLDFIRE
+	16,
+#endif
+	16 + KPT_CF
+};
+
+#define KPT_MOVEW	12	/* move.w 1f(%pc,%d0.l),%d0 */
+#define KPT_JMP		(16 + KPT_CF)
+#define KPT_TABLE	(20 + KPT_CF)	/* the table of offsets */
+#define KPT_DEFAULT	(28 + KPT_CF)	/* moveq #-1,%d0: the default case */
+#define KPT_CASE0	(36 + KPT_CF)	/* moveq #10,%d0: case 0 */
 
 static int kpt_hits;
 
@@ -94,8 +119,8 @@ static void kpt_switch_layout(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, m68k_kpt_switch(n),
 				n >= 0 && n <= 3 ? 10 + n : -1);
 	/* ... laid out as the test assumes ... */
-	KUNIT_EXPECT_EQ(test, text[kpt_insns[5] / 2], 0x303b);	/* move.w */
-	KUNIT_EXPECT_EQ(test, text[kpt_insns[6] / 2], 0x4efb);	/* jmp */
+	KUNIT_EXPECT_EQ(test, text[KPT_MOVEW / 2], 0x303b);	/* move.w */
+	KUNIT_EXPECT_EQ(test, text[KPT_JMP / 2], 0x4efb);	/* jmp */
 	KUNIT_EXPECT_EQ(test, text[KPT_DEFAULT / 2], 0x70ff);
 	KUNIT_EXPECT_EQ(test, text[KPT_CASE0 / 2], 0x700a);
 	/* ... and its table reads as instructions, as the comment says */
@@ -117,10 +142,17 @@ static void kpt_around_table_accepted(struct kunit *test)
 	unsigned int i;
 	u32 off;
 
-	/* every instruction before the table, the jmp included */
-	for (i = 0; i < ARRAY_SIZE(kpt_insns); i++)
-		KUNIT_EXPECT_EQ_MSG(test, kpt_try(kpt_insns[i]), 0,
-				    "offset %u", kpt_insns[i]);
+	/*
+	 * every instruction before the table, the jmp included (on ColdFire
+	 * the two PC-indexed ones are refused as such)
+	 */
+	for (i = 0; i < ARRAY_SIZE(kpt_insns); i++) {
+		off = kpt_insns[i];
+		KUNIT_EXPECT_EQ_MSG(test, kpt_try(off),
+				    IS_ENABLED(CONFIG_COLDFIRE) &&
+				    (off == KPT_MOVEW || off == KPT_JMP) ?
+				    -EINVAL : 0, "offset %u", off);
+	}
 	/* the default case and every case after the table */
 	for (off = KPT_DEFAULT; off < KPT_CASE0 + 16; off += 2)
 		KUNIT_EXPECT_EQ_MSG(test, kpt_try(off), 0, "offset %u", off);
@@ -191,7 +223,10 @@ static void kpt_name_refused(struct kunit *test, const char *name)
 static void kpt_sections_refused(struct kunit *test)
 {
 	static const char * const names[] = {
-		"_stext", "kernel_pg_dir", "_start",
+		"_stext", "_start",
+#ifdef CONFIG_MMU
+		"kernel_pg_dir",
+#endif
 #ifdef CONFIG_DYNAMIC_FTRACE
 		"ftrace_caller", "ftrace_call", "m68k_patch_call_tramp",
 #endif

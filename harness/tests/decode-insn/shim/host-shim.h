@@ -28,4 +28,15 @@ typedef int s32;
 
 #define hweight8(w)	__builtin_popcount((w) & 0xff)
 
+/*
+ * IS_ENABLED(CONFIG_x) as <linux/kconfig.h> has it, for options given
+ * as -DCONFIG_x=1 (the ColdFire build: -DCONFIG_COLDFIRE=1).
+ */
+#define __ARG_PLACEHOLDER_1	0,
+#define __take_second_arg(__ignored, val, ...)	val
+#define __is_defined(x)		___is_defined(x)
+#define ___is_defined(val)	____is_defined(__ARG_PLACEHOLDER_##val)
+#define ____is_defined(arg1_or_junk)	__take_second_arg(arg1_or_junk 1, 0)
+#define IS_ENABLED(option)	__is_defined(option)
+
 #endif
