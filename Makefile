@@ -68,24 +68,26 @@ ifeq ($(KBASE),)
 $(error unknown MACHINE '$(MACHINE)' (virt, virt060, q800 or mcf5208))
 endif
 # ColdFire (mcf5208) boots without userland (no MMU, no libc) and has its
-# own kernels: boot (configs/mcf5208.config: the tracing self tests) and
-# boottrace (+ configs/boottrace.config: trace events from boot, dumped at
-# its end), the default.
+# own kernels: boot (configs/mcf5208.config: the tracing self tests and
+# KUnit), boottrace (+ configs/boottrace.config: trace events, probe
+# events and the function tracer from boot, dumped at its end), the
+# default, and bootgraph (+ configs/bootgraph.config: function_graph on
+# do_IRQ from boot).
 ifeq ($(MACHINE),mcf5208)
 ifeq ($(origin VARIANT),file)
 VARIANT  := boottrace
 endif
-ifeq ($(filter boot boottrace,$(VARIANT)),)
-$(error MACHINE=mcf5208 has the kernels boot and boottrace, not '$(VARIANT)')
+ifeq ($(filter boot boottrace bootgraph,$(VARIANT)),)
+$(error MACHINE=mcf5208 has the kernels boot, boottrace and bootgraph, not '$(VARIANT)')
 endif
 endif
 export MACHINE
 KOBJ     := $(B)/kobj-$(if $(filter-out virt,$(MACHINE)),$(MACHINE)-)$(VARIANT)
-# The two ColdFire kernels differ only in boottrace's built-in command
-# line: a boottrace kernel with no objects yet starts from a copy of the
-# boot kernel's, and kbuild rebuilds what depends on the changed options
-# (seconds instead of minutes).
-SEED_KOBJ := $(if $(filter mcf5208-boottrace,$(MACHINE)-$(VARIANT)),$(B)/kobj-mcf5208-boot)
+# The ColdFire kernels differ only in the built-in command line of
+# boottrace and bootgraph: one with no objects yet starts from a copy of
+# the boot kernel's, and kbuild rebuilds what depends on the changed
+# options (seconds instead of minutes).
+SEED_KOBJ := $(if $(filter mcf5208-boottrace mcf5208-bootgraph,$(MACHINE)-$(VARIANT)),$(B)/kobj-mcf5208-boot)
 JOBS     ?= $(shell nproc)
 GUEST_TIMEOUT ?= 600
 STAGE    := $(CURDIR)/harness/stage.sh
@@ -107,6 +109,7 @@ FRAGS_pfe     := base tracing function pfe
 FRAGS_btf     := base tracing function pfe btf
 FRAGS_boot    :=
 FRAGS_boottrace := boottrace
+FRAGS_bootgraph := bootgraph
 FRAGS         := $(foreach f,$(FRAGS_$(VARIANT)),configs/$(f).config)
 ifeq ($(FRAGS)$(filter boot,$(VARIANT)),)
 $(error unknown VARIANT '$(VARIANT)')
@@ -197,7 +200,8 @@ gnu-tools: | deps
 ifeq ($(MACHINE),mcf5208)
 # ColdFire boots without userland: its guest is the kernel alone, and
 # make run boots it and reads the checks from its console (the boottrace
-# kernel: the trace events of the boot; VARIANT=boot: the self tests).
+# kernel: the trace events of the boot; VARIANT=boot: the self tests;
+# VARIANT=bootgraph: function_graph from boot).
 NO_USERLAND_GOALS := guest shell record sweep bench bench-calls profile
 ifneq ($(filter $(NO_USERLAND_GOALS),$(MAKECMDGOALS)),)
 $(error MACHINE=mcf5208 boots without userland (no MMU, no libc): make run and make check only)
@@ -207,7 +211,7 @@ initramfs: kernel
 run: kernel
 	@$(STAGE) demo harness/qemu-run.sh --kernel $(VMLINUX) --no-userland \
 		--timeout $(GUEST_TIMEOUT) --log $(B)/logs/demo-$(MACHINE)-$(VARIANT).log --strict --icount
-	@harness/console-checks.sh $(if $(filter boot,$(VARIANT)),selftests,boottrace) \
+	@harness/console-checks.sh $(if $(filter boot,$(VARIANT)),selftests,$(VARIANT)) \
 		$(B)/logs/demo-$(MACHINE)-$(VARIANT).log
 else
 initramfs: kernel $(BUSYBOX) $(BUSYSITES) guest-bin gnu-tools trace-cmd perf

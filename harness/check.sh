@@ -102,7 +102,7 @@ q800_slow() {
 	[ -n "${CHECK_Q800_SLOW:-}" ] || return 0
 	q800 "$@"
 }
-# ColdFire (MACHINE=mcf5208, kernels mcf5208-boot and mcf5208-boottrace):
+# ColdFire (MACHINE=mcf5208, kernels mcf5208-boot, -boottrace, -bootgraph):
 # 7.3 only; boots without userland, checked from the console.
 coldfire() {
 	[ "$KERNEL" != 6.12 ] || return 0
@@ -160,6 +160,7 @@ suites() {
 	# ColdFire: the tracing self tests, and the trace events of a boot
 	coldfire suite mcf5208-selftests mcf5208-boot console_suite selftests
 	coldfire suite mcf5208-boottrace mcf5208-boottrace console_suite boottrace
+	coldfire suite mcf5208-bootgraph mcf5208-bootgraph console_suite bootgraph
 }
 
 selected() { # NAME: is NAME one of the SUITES patterns?

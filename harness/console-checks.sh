@@ -21,8 +21,12 @@
 #              than the jiffy, the function tracer's entries, which
 #              ftrace_filter=do_IRQ confines to do_IRQ, a kprobe event's
 #              argument and a kretprobe event's return
+#   bootgraph  function_graph from boot (configs/bootgraph.config),
+#              dumped at the root mount panic: do_IRQ alone at the top
+#              (ftrace_graph_filter), what it calls nested below it, and
+#              durations timed to the microsecond
 set -uo pipefail
-usage() { echo "usage: console-checks.sh selftests|boottrace CONSOLE-LOG [VMLINUX]" >&2; exit 2; }
+usage() { echo "usage: console-checks.sh selftests|boottrace|bootgraph CONSOLE-LOG [VMLINUX]" >&2; exit 2; }
 [ $# -eq 2 ] || [ $# -eq 3 ] || usage
 what=$1 log=$2 vmlinux=${3:-}
 [ -f "$log" ] || { echo "console-checks: no console log $log" >&2; exit 1; }
@@ -30,10 +34,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=guest/lib.sh
 . "$top/guest/lib.sh"
 
+BOOT_TMP=$(mktemp -d)
+trap 'rm -rf "$BOOT_TMP"' EXIT
 case $what in
 selftests)
-	BOOT_TMP=$(mktemp -d)
-	trap 'rm -rf "$BOOT_TMP"' EXIT
 	BOOT_LOG=$log
 	# shellcheck source=guest/tests/boot-selftests.sh
 	. "$top/guest/tests/boot-selftests.sh"
@@ -120,6 +124,30 @@ boottrace)
 	read -r times step <<<"$clock"
 	check trace:clock-us "$times distinct event times, smallest step ${step} us: want >= 50 and < 100 us" \
 		test "$times" -ge 50 -a "$step" -ge 0 -a "$step" -lt 100
+	;;
+bootgraph)
+	# function_graph's lines: "CPU) DURATION | <2 + 2 * depth spaces>CALL",
+	# e.g. " 0)               |  do_IRQ() {", " 0)   1.536 us    |    f();"
+	graph=$(sed -n '/^Dumping ftrace buffer:/,$p' "$log" | grep -E '^ *[0-9]+\) .*\| ')
+	calls=$(sed -n 's/^[^|]*| \( *\)\([A-Za-z_][A-Za-z0-9_.]*\)() *[{;].*$/\1|\2/p' <<<"$graph" |
+		awk -F'|' '{ print (length($1) - 1) / 2, $2 }')
+	nc=$(grep -c . <<<"$calls" || true)
+	check graph:calls "$nc function_graph calls in the dump, want >= 20" test "$nc" -ge 20
+	other=$(awk '$1 == 0 && $2 != "do_IRQ" { print $2 }' <<<"$calls" | sort -u | head -3 | tr '\n' ' ')
+	ntop=$(awk '$1 == 0' <<<"$calls" | grep -c . || true)
+	check graph:filter "$ntop calls at the top, want >= 3, all do_IRQ (others: $other)" \
+		test "$ntop" -ge 3 -a -z "$other"
+	nested=$(awk '$1 >= 1' <<<"$calls" | grep -c . || true)
+	check graph:nested "$nested calls below do_IRQ, want >= 10" test "$nested" -ge 10
+	# durations ("1.536 us"); a jiffies clock gives 0 or 10000 us
+	sed -n 's/^.*[ +!#*@$]\([0-9][0-9]*\.[0-9]*\) us *|.*$/\1/p' <<<"$graph" | sort -n >"$BOOT_TMP/dur.txt"
+	n=$(grep -c . "$BOOT_TMP/dur.txt" || true)
+	distinct=$(sort -nu "$BOOT_TMP/dur.txt" | grep -c . || true)
+	min=$(awk '$1 > 0 { print; exit }' "$BOOT_TMP/dur.txt")
+	step=$(sort -nu "$BOOT_TMP/dur.txt" | awk 'NR > 1 && $1 - p > 0 && (s == "" || $1 - p < s) { s = $1 - p } { p = $1 } END { print s }')
+	check graph:durations-us "$n durations, $distinct distinct, shortest nonzero ${min:-none} us, smallest step ${step:-none} us: want >= 20, >= 5, < 1000 us, <= 2 us" \
+		awk -v n="$n" -v d="$distinct" -v m="${min:-100000}" -v s="${step:-100000}" \
+		'BEGIN { exit !(n >= 20 && d >= 5 && m < 1000 && s <= 2) }'
 	;;
 *) usage ;;
 esac
