@@ -43,6 +43,23 @@ workload() {
 	done
 }
 
+# graph_durations FILE: "N DISTINCT MIN STEP" of the function_graph
+# durations ("1.276 us |") in FILE: how many, how many distinct values,
+# the shortest nonzero one and the smallest step between two of them
+# ("none" where there is none).  A jiffies trace clock gives 0 or 10000.
+# (harness/console-checks.sh uses it on the host too.)
+graph_durations() {
+	sed -n 's/^.*[ +!#*@$]\([0-9][0-9]*\.[0-9]*\) us *|.*$/\1/p' "$1" | sort -n | awk '
+		{ n++ }
+		n == 1 || $1 != last {
+			d++
+			if ($1 > 0 && min == "") min = $1
+			if (d > 1 && (step == "" || $1 - last < step)) step = $1 - last
+			last = $1
+		}
+		END { print n + 0, d + 0, (min == "" ? "none" : min), (step == "" ? "none" : step) }'
+}
+
 # last_error: the message of error_log's last entry ("Probe point is not
 # an instruction boundary", ...): what a refused tracefs write said.
 last_error() {

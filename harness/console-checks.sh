@@ -36,6 +36,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 
 BOOT_TMP=$(mktemp -d)
 trap 'rm -rf "$BOOT_TMP"' EXIT
+# boottrace, bootgraph: what ftrace_dump_on_oops printed after its banner
+printed=$(sed -n '/^Dumping ftrace buffer:/,$p' "$log")
 case $what in
 selftests)
 	BOOT_LOG=$log
@@ -55,9 +57,7 @@ selftests)
 	fi
 	;;
 boottrace)
-	# what ftrace_dump_on_oops printed after its banner; its events are
-	# "TASK-PID CPU FLAGS TIMEus : EVENT: FIELDS"
-	printed=$(sed -n '/^Dumping ftrace buffer:/,$p' "$log")
+	# the dump's events: "TASK-PID CPU FLAGS TIMEus : EVENT: FIELDS"
 	dump=$(grep -E '^ *[^ ].* [0-9]+us : [a-z_]+: ' <<<"$printed")
 	n=$(printf '%s\n' "$dump" | grep -c . || true)
 	check trace:dump "ftrace_dump_on_oops printed $n events, want >= 100" \
@@ -128,7 +128,7 @@ boottrace)
 bootgraph)
 	# function_graph's lines: "CPU) DURATION | <2 + 2 * depth spaces>CALL",
 	# e.g. " 0)               |  do_IRQ() {", " 0)   1.536 us    |    f();"
-	graph=$(sed -n '/^Dumping ftrace buffer:/,$p' "$log" | grep -E '^ *[0-9]+\) .*\| ')
+	graph=$(grep -E '^ *[0-9]+\) .*\| ' <<<"$printed")
 	calls=$(sed -n 's/^[^|]*| \( *\)\([A-Za-z_][A-Za-z0-9_.]*\)() *[{;].*$/\1|\2/p' <<<"$graph" |
 		awk -F'|' '{ print (length($1) - 1) / 2, $2 }')
 	nc=$(grep -c . <<<"$calls" || true)
@@ -140,14 +140,11 @@ bootgraph)
 	nested=$(awk '$1 >= 1' <<<"$calls" | grep -c . || true)
 	check graph:nested "$nested calls below do_IRQ, want >= 10" test "$nested" -ge 10
 	# durations ("1.536 us"); a jiffies clock gives 0 or 10000 us
-	sed -n 's/^.*[ +!#*@$]\([0-9][0-9]*\.[0-9]*\) us *|.*$/\1/p' <<<"$graph" | sort -n >"$BOOT_TMP/dur.txt"
-	n=$(grep -c . "$BOOT_TMP/dur.txt" || true)
-	distinct=$(sort -nu "$BOOT_TMP/dur.txt" | grep -c . || true)
-	min=$(awk '$1 > 0 { print; exit }' "$BOOT_TMP/dur.txt")
-	step=$(sort -nu "$BOOT_TMP/dur.txt" | awk 'NR > 1 && $1 - p > 0 && (s == "" || $1 - p < s) { s = $1 - p } { p = $1 } END { print s }')
-	check graph:durations-us "$n durations, $distinct distinct, shortest nonzero ${min:-none} us, smallest step ${step:-none} us: want >= 20, >= 5, < 1000 us, <= 2 us" \
-		awk -v n="$n" -v d="$distinct" -v m="${min:-100000}" -v s="${step:-100000}" \
-		'BEGIN { exit !(n >= 20 && d >= 5 && m < 1000 && s <= 2) }'
+	printf '%s\n' "$graph" >"$BOOT_TMP/graph.txt"
+	read -r n distinct min step < <(graph_durations "$BOOT_TMP/graph.txt")
+	check graph:durations-us "$n durations, $distinct distinct, shortest nonzero $min us, smallest step $step us: want >= 20, >= 5, < 1000 us, <= 2 us" \
+		awk -v n="$n" -v d="$distinct" -v m="$min" -v s="$step" \
+		'BEGIN { exit !(n >= 20 && d >= 5 && m != "none" && m < 1000 && s != "none" && s <= 2) }'
 	;;
 *) usage ;;
 esac

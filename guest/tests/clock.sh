@@ -16,23 +16,17 @@ echo function_graph >$T/current_tracer
 for _i in 1 2 3 4 5 6 7 8; do dd if=/proc/self/status of=/dev/null bs=64 2>/dev/null; done
 # (a change of tracer would empty the buffer)
 echo 0 >$T/tracing_on
-# durations ("1.276 us") of calls that return; a jiffies clock gives 0 or
-# 10000 us
-sed -n 's/^.*[ +!#*@$]\([0-9][0-9]*\.[0-9]*\) us *|.*$/\1/p' $T/trace >/tmp/dur.txt
-n=$(grep -c . /tmp/dur.txt)
+# the durations of calls that return, timed by the trace clock
+# shellcheck disable=SC2046
+set -- $(graph_durations $T/trace)
+n=$1 distinct=$2 min=$3 step=$4
 check graph-durations "only $n function_graph durations" test "$n" -ge 50
-# the distinct values, and the smallest step between two of them
-sort -n -u /tmp/dur.txt >/tmp/dur-u.txt
-distinct=$(grep -c . /tmp/dur-u.txt)
-check graph-durations-distinct "only $distinct distinct durations in $n: $(head -5 /tmp/dur-u.txt | tr '\n' ' ')" \
-	test "$distinct" -ge 10
-min=$(awk '$1 > 0 { print; exit }' /tmp/dur-u.txt)
+check graph-durations-distinct "only $distinct distinct durations in $n" test "$distinct" -ge 10
 # (a jiffies clock's shortest nonzero duration is 10000 us)
-check graph-durations-short "the shortest nonzero duration is ${min:-none} us" \
-	awk -v m="${min:-100000}" 'BEGIN { exit !(m < 1000) }'
-step=$(awk 'NR > 1 && $1 - p > 0 && (s == "" || $1 - p < s) { s = $1 - p } { p = $1 } END { print s }' /tmp/dur-u.txt)
-check graph-durations-step "the smallest step between durations is ${step:-none} us" \
-	awk -v s="${step:-100000}" 'BEGIN { exit !(s <= 2) }'
+check graph-durations-short "the shortest nonzero duration is $min us" \
+	awk -v m="$min" 'BEGIN { exit !(m != "none" && m < 1000) }'
+check graph-durations-step "the smallest step between durations is $step us" \
+	awk -v s="$step" 'BEGIN { exit !(s != "none" && s <= 2) }'
 
 # --- across counter wraps: a 300 ms sleep measured by the trace clock,
 # between two trace_marker writes, and every time stamp in order
