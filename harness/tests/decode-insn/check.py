@@ -60,9 +60,6 @@ from collections import Counter
 HERE = os.path.dirname(os.path.abspath(__file__))
 OBJDUMP = os.environ.get('OBJDUMP', 'm68k-linux-gnu-objdump')
 AS = os.environ.get('AS', 'm68k-linux-gnu-as')
-MACH = ['-m', 'm68k:68040']
-PROG = 'decode-test'
-COLDFIRE = False
 
 # (first opcode word mask, value, what): ".short" words the decoder may know
 OBJDUMP_GAPS = [
@@ -101,6 +98,18 @@ COLDFIRE_LAX = [
     ('addressing mode', re.compile(r'^moveb .*,%(a[0-7]|sp|fp)$|^swbegl? ')),
 ]
 DN_OPERAND = re.compile(r'%d[0-7]\b')
+
+
+class Mode:
+    """Which decoder is checked against which objdump machine: the
+    decoder built as .prog, objdump's -m .mach, the differences of
+    objdump that are tolerated (.lax, and coldfire_lax() if .coldfire)."""
+    def __init__(self, mach, prog, coldfire, lax):
+        self.mach, self.prog, self.coldfire, self.lax = ['-m', mach], prog, coldfire, lax
+
+
+M68K = Mode('m68k:68040', 'decode-test', False, OBJDUMP_LAX)
+COLDFIRE = Mode('m68k:isa-c:emac', 'decode-test-cf', True, COLDFIRE_LAX)
 
 
 def mismatch(line):
@@ -150,13 +159,13 @@ def norm(text):
                   text)
 
 
-def verify_copies(work, fails):
+def verify_copies(mode, work, fails):
     """Disassemble the rewritten copies; return how many verified."""
     rows = [line.rstrip('\n').split('\t', 2)
             for line in open(os.path.join(work, 'slots.txt'))]
     if not rows:
         return 0
-    dis = run([OBJDUMP, '-b', 'binary', *MACH, '-D', '--insn-width=32',
+    dis = run([OBJDUMP, '-b', 'binary', *mode.mach, '-D', '--insn-width=32',
                os.path.join(work, 'slots.bin')])
     at = {}
     for line in dis.splitlines():
@@ -178,13 +187,13 @@ def verify_copies(work, fails):
     return ok
 
 
-def compare(prog, elf, work):
+def compare(mode, prog, elf, work):
     """objdump ELF, run the decoder at its every instruction and check the
     copies: (stats, refusal counts, tolerated differences, failures)."""
     os.makedirs(work, exist_ok=True)
     dis = os.path.join(work, 'objdump.dis')
     with open(dis, 'w') as f:
-        subprocess.run([OBJDUMP, '-d', '-z', '--insn-width=22', *MACH, elf],
+        subprocess.run([OBJDUMP, '-d', '-z', '--insn-width=22', *mode.mach, elf],
                        check=True, stdout=f)
     out = run([prog, 'objdump', elf, dis,
                os.path.join(work, 'slots.bin'), os.path.join(work, 'slots.txt')])
@@ -203,17 +212,16 @@ def compare(prog, elf, work):
         elif kind == 'INVALID':
             m = re.match(r'^\S+ \S+ \S+ (.*)\t\(decoder: (.*)\)$', rest)
             text, why = m.group(1), m.group(2)
-            lax = COLDFIRE_LAX if COLDFIRE else OBJDUMP_LAX
             op = int(rest.split()[1], 16)
-            if COLDFIRE and coldfire_lax(op, text):
+            if mode.coldfire and coldfire_lax(op, text):
                 tolerated['objdump lax: ColdFire operand'] += 1
-            elif any(w == why and r.search(text) for w, r in lax):
+            elif any(w == why and r.search(text) for w, r in mode.lax):
                 tolerated[f'objdump lax: {why}'] += 1
             else:
                 fails.append(line)
         elif kind == 'MISMATCH' and OBJDUMP_BAD_LEN.match(line):
             tolerated['objdump ftrapcc length'] += 1
-        elif kind == 'MISMATCH' and COLDFIRE and coldfire_lax(*mismatch(line)):
+        elif kind == 'MISMATCH' and mode.coldfire and coldfire_lax(*mismatch(line)):
             tolerated['objdump lax: ColdFire operand'] += 1
         elif kind == 'OBJDUMP-UNKNOWN':
             m = re.match(r'^\S+ decoder length \d+: ([0-9a-f]{4}): (.*)$', rest)
@@ -222,7 +230,7 @@ def compare(prog, elf, work):
                 tolerated['objdump stopped at a symbol'] += 1
                 continue
             gap = [w for mask, val, w in OBJDUMP_GAPS if op & mask == val]
-            if COLDFIRE:
+            if mode.coldfire:
                 tolerated['680x0 only'] += 1
             elif gap:
                 tolerated[gap[0]] += 1
@@ -233,7 +241,7 @@ def compare(prog, elf, work):
 
     if stats['instructions'] and not stats['targets']:
         fails.append('no branch target compared: objdump_target() found none')
-    stats['verified'] = verify_copies(work, fails)
+    stats['verified'] = verify_copies(mode, work, fails)
     if stats['verified'] != stats['pcrel']:
         fails.append(f'{stats["pcrel"]} copies written, {stats["verified"]} verified')
     return stats, refused, tolerated, fails
@@ -286,16 +294,14 @@ def main(argv):
     ap.add_argument('--src', help='decode-insn.[ch] to test instead of the tree\'s '
                     '(to see that the checks catch a broken decoder)')
     args = ap.parse_args(argv)
-    global MACH, PROG, COLDFIRE
-    if args.coldfire:
-        MACH, PROG, COLDFIRE = ['-m', 'm68k:isa-c:emac'], 'decode-test-cf', True
+    mode = COLDFIRE if args.coldfire else M68K
     tmp = None
     work = args.workdir
     if not work:
         tmp = tempfile.TemporaryDirectory(prefix='decode-insn.')
         work = tmp.name
     os.makedirs(work, exist_ok=True)
-    prog = os.path.join(work, PROG)
+    prog = os.path.join(work, mode.prog)
     make = ['make', '-s', '-B', '-C', HERE, f'O={os.path.abspath(work)}']
     if args.src:
         make.append(f'SRC={os.path.abspath(args.src)}')
@@ -312,10 +318,10 @@ def main(argv):
     if not args.no_sweep:
         sw = os.path.join(work, 'sweep')
         os.makedirs(sw, exist_ok=True)
-        res = compare(prog, sweep_object(sw), sw)
+        res = compare(mode, prog, sweep_object(sw), sw)
         report('decode-insn sweep', *res)
         failed |= bool(res[3])
-    res = compare(prog, args.vmlinux, os.path.join(work, 'vmlinux'))
+    res = compare(mode, prog, args.vmlinux, os.path.join(work, 'vmlinux'))
     report('decode-insn', *res)
     failed |= bool(res[3])
     return 1 if failed else 0
