@@ -41,29 +41,38 @@ if [ -z "$verify" ]; then
 	make -s -C "$tree" O="$kobj" ARCH=m68k CROSS_COMPILE=m68k-linux-gnu- olddefconfig
 fi
 
-bad=0
-: >dropped.txt
+# what the fragments want of each option: a later fragment's setting
+# overrides an earlier one's, as in merge_config.sh
+declare -A want from
+opts=()
 for f in "${frags[@]}"; do
 	while IFS= read -r line; do
 		case "$line" in
-		CONFIG_*=n) want="# ${line%=n} is not set" ;;
-		CONFIG_*) want=$line ;;
-		"# CONFIG_"*" is not set") want=$line ;;
+		CONFIG_*=n) w="# ${line%=n} is not set" ;;
+		CONFIG_*) w=$line ;;
+		"# CONFIG_"*" is not set") w=$line ;;
 		*) continue ;;
 		esac
-		opt=${want#\# }
+		opt=${w#\# }
 		opt=${opt%%[= ]*}
-		# "not set" is also met by an option that does not exist here
-		if [ "$want" = "# $opt is not set" ] && ! grep -qE "^(# )?$opt[= ]" .config; then
-			continue
-		fi
-		if ! grep -qxF "$want" .config; then
-			echo "$want" >>dropped.txt
-			[ "${KCONFIG_LOOSE:-0}" = 1 ] && continue
-			echo "kconfig: $(basename "$f"): wanted '$want', got '$(grep -E "^(# )?$opt[= ]" .config || echo "(absent)")'" >&2
-			bad=1
-		fi
+		[ -n "${want[$opt]+set}" ] || opts+=("$opt")
+		want[$opt]=$w from[$opt]=$(basename "$f")
 	done <"$f"
+done
+bad=0
+: >dropped.txt
+for opt in "${opts[@]}"; do
+	w=${want[$opt]}
+	# "not set" is also met by an option that does not exist here
+	if [ "$w" = "# $opt is not set" ] && ! grep -qE "^(# )?$opt[= ]" .config; then
+		continue
+	fi
+	if ! grep -qxF "$w" .config; then
+		echo "$w" >>dropped.txt
+		[ "${KCONFIG_LOOSE:-0}" = 1 ] && continue
+		echo "kconfig: ${from[$opt]}: wanted '$w', got '$(grep -E "^(# )?$opt[= ]" .config || echo "(absent)")'" >&2
+		bad=1
+	fi
 done
 if [ $bad -ne 0 ]; then
 	# removed, so that the next make regenerates it from the fragments
