@@ -27,13 +27,15 @@
 # kernel it has a 68040.  CONFIG_M520x: the ColdFire MCF5208 evaluation
 # board (mcf5208evb), booted --no-userland.
 #
-# --no-userland (ColdFire: no MMU, no libc): no initramfs and no script.
-# The kernel's command line is built in (QEMU passes none to this board),
-# the boot ends at the root mount, "Kernel panic - not syncing: VFS:
-# Unable to mount root fs", and the board cannot reset: QEMU is stopped
-# once that panic's report has ended.  Exit status 0 when the console
-# reached it (--strict: nothing before it shows a problem), 124 on
-# timeout, 1 otherwise.
+# --no-userland (ColdFire: no MMU, no libc): no initramfs and no script
+# from here.  The kernel's command line is built in (QEMU passes none to
+# this board), and the boot ends at the root mount, "Kernel panic - not
+# syncing: VFS: Unable to mount root fs", or, with the FLAT init built into
+# the kernel (guest/flat/init.c), at the panic of that init's exit after
+# it printed "HARNESS-EXIT: <status>".  The board cannot reset: QEMU is
+# stopped once the panic's report has ended.  Exit status: the init's
+# status, or 0 when the console reached the root mount (--strict:
+# nothing before that end shows a problem), 124 on timeout, 1 otherwise.
 set -euo pipefail
 me='qemu-run'
 die() { echo "$me: $*" >&2; exit 1; }
@@ -148,6 +150,7 @@ fi
 # the end of a panic report, after which a board that cannot reset idles
 PANIC_END='^---\[ end Kernel panic'
 ROOT_PANIC='Kernel panic - not syncing: VFS: Unable to mount root fs'
+INIT_EXIT='Kernel panic - not syncing: Attempted to kill init!'
 : >"$log"
 watcher=''
 if [ -n "$nouser" ]; then
@@ -184,12 +187,14 @@ if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
 	printf "\n%s\n" "$me: TIMEOUT after ${timeout}s (the console was silent for the last ${silent}s)" >&2
 	rc=124
 elif [ -n "$nouser" ]; then
-	if grep -q "^$ROOT_PANIC" "$log"; then
+	if [ -n "$rc" ]; then
+		echo "$me: guest script exited $rc after ${t}s$clock (the FLAT init)"
+	elif grep -q "^$ROOT_PANIC" "$log"; then
 		echo "$me: the kernel booted to its root mount (no userland) after ${t}s$clock"
 		rc=0
 	else
 		why=$(grep -m1 'Kernel panic' "$log" || echo 'guest died/lost console')
-		echo "$me: the kernel did not reach its root mount: $why (QEMU exit $qrc, ${t}s)" >&2
+		echo "$me: the kernel reached neither its root mount nor an init's HARNESS-EXIT: $why (QEMU exit $qrc, ${t}s)" >&2
 		rc=1
 	fi
 elif [ -z "$rc" ]; then
@@ -205,9 +210,13 @@ else
 fi
 
 if [ -n "$strict" ]; then
-	# without userland the boot's own end, the root mount panic, is not
-	# checked: everything before it is
-	if [ -n "$nouser" ]; then
+	# without userland the boot's own end, the root mount panic or the
+	# panic of the FLAT init's exit after its marker, is not checked:
+	# everything before it is
+	if [ -n "$nouser" ] && [ -n "$rc" ]; then
+		awk -v end="$INIT_EXIT" '/^HARNESS-EXIT: / { seen = 1 }
+			seen && index($0, end) == 1 { exit } { print }' "$log" >"$tmp/console"
+	elif [ -n "$nouser" ]; then
 		sed "/^$ROOT_PANIC/,\$d" "$log" >"$tmp/console"
 	else
 		cp "$log" "$tmp/console"
