@@ -71,23 +71,24 @@ endif
 # own kernels: boot (configs/mcf5208.config: the tracing self tests and
 # KUnit), boottrace (+ configs/boottrace.config: trace events, probe
 # events and the function tracer from boot, dumped at its end), the
-# default, and bootgraph (+ configs/bootgraph.config: function_graph on
-# do_IRQ from boot).
+# default, bootgraph (+ configs/bootgraph.config: function_graph on
+# do_IRQ from boot) and flat (+ configs/flat.config: a FLAT init,
+# guest/flat/init.c, drives tracefs at run time and prints its checks).
 ifeq ($(MACHINE),mcf5208)
 ifeq ($(origin VARIANT),file)
 VARIANT  := boottrace
 endif
-ifeq ($(filter boot boottrace bootgraph,$(VARIANT)),)
-$(error MACHINE=mcf5208 has the kernels boot, boottrace and bootgraph, not '$(VARIANT)')
+ifeq ($(filter boot boottrace bootgraph flat,$(VARIANT)),)
+$(error MACHINE=mcf5208 has the kernels boot, boottrace, bootgraph and flat, not '$(VARIANT)')
 endif
 endif
 export MACHINE
 KOBJ     := $(B)/kobj-$(if $(filter-out virt,$(MACHINE)),$(MACHINE)-)$(VARIANT)
-# The ColdFire kernels differ only in the built-in command line of
-# boottrace and bootgraph: one with no objects yet starts from a copy of
-# the boot kernel's, and kbuild rebuilds what depends on the changed
-# options (seconds instead of minutes).
-SEED_KOBJ := $(if $(filter mcf5208-boottrace mcf5208-bootgraph,$(MACHINE)-$(VARIANT)),$(B)/kobj-mcf5208-boot)
+# The ColdFire kernels differ from boot in a few options (the built-in
+# command line; flat: the initramfs, no self tests): one with no objects
+# yet starts from a copy of the boot kernel's, and kbuild rebuilds what
+# depends on the changed options (seconds instead of minutes).
+SEED_KOBJ := $(if $(filter mcf5208-boottrace mcf5208-bootgraph mcf5208-flat,$(MACHINE)-$(VARIANT)),$(B)/kobj-mcf5208-boot)
 JOBS     ?= $(shell nproc)
 GUEST_TIMEOUT ?= 600
 STAGE    := $(CURDIR)/harness/stage.sh
@@ -110,6 +111,7 @@ FRAGS_btf     := base tracing function pfe btf
 FRAGS_boot    :=
 FRAGS_boottrace := boottrace
 FRAGS_bootgraph := bootgraph
+FRAGS_flat    := flat
 FRAGS         := $(foreach f,$(FRAGS_$(VARIANT)),configs/$(f).config)
 ifeq ($(FRAGS)$(filter boot,$(VARIANT)),)
 $(error unknown VARIANT '$(VARIANT)')
@@ -167,7 +169,12 @@ $(KOBJ)/.fragments: FORCE
 $(KOBJ)/.config: $(FRAGS) $(KOBJ)/.fragments harness/kconfig.sh | tree
 	@KCONFIG_BASE=$(KBASE) KCONFIG_NO_MODULES=1 $(STAGE) kconfig harness/kconfig.sh $(TREE) $(KOBJ) $(FRAGS)
 
-kernel: tree $(KOBJ)/.config
+# MACHINE=mcf5208 VARIANT=flat: the FLAT init its initramfs holds
+FLAT_INIT := $(B)/flat-init/initramfs.list
+$(FLAT_INIT): guest/flat/init.c harness/elf2flt.py harness/build-flat-init.sh | deps
+	@$(STAGE) flat-init harness/build-flat-init.sh guest/flat/init.c $(dir $@)
+
+kernel: tree $(KOBJ)/.config $(if $(filter mcf5208-flat,$(MACHINE)-$(VARIANT)),$(FLAT_INIT))
 	@$(STAGE) kernel-$(VARIANT) harness/build-kernel.sh $(TREE) $(KOBJ) $(JOBS)
 	@harness/kconfig.sh --verify $(KOBJ) $(FRAGS)
 
@@ -201,7 +208,8 @@ ifeq ($(MACHINE),mcf5208)
 # ColdFire boots without userland: its guest is the kernel alone, and
 # make run boots it and reads the checks from its console (the boottrace
 # kernel: the trace events of the boot; VARIANT=boot: the self tests;
-# VARIANT=bootgraph: function_graph from boot).
+# VARIANT=bootgraph: function_graph from boot; VARIANT=flat: the FLAT
+# init's checks, printed by the guest itself).
 NO_USERLAND_GOALS := guest shell record sweep bench bench-calls profile
 ifneq ($(filter $(NO_USERLAND_GOALS),$(MAKECMDGOALS)),)
 $(error MACHINE=mcf5208 boots without userland (no MMU, no libc): make run and make check only)
@@ -211,8 +219,8 @@ initramfs: kernel
 run: kernel
 	@$(STAGE) demo harness/qemu-run.sh --kernel $(VMLINUX) --no-userland \
 		--timeout $(GUEST_TIMEOUT) --log $(B)/logs/demo-$(MACHINE)-$(VARIANT).log --strict --icount
-	@harness/console-checks.sh $(if $(filter boot,$(VARIANT)),selftests,$(VARIANT)) \
-		$(B)/logs/demo-$(MACHINE)-$(VARIANT).log
+	@$(if $(filter flat,$(VARIANT)),:,harness/console-checks.sh \
+		$(if $(filter boot,$(VARIANT)),selftests,$(VARIANT)) $(B)/logs/demo-$(MACHINE)-$(VARIANT).log)
 else
 initramfs: kernel $(BUSYBOX) $(BUSYSITES) guest-bin gnu-tools trace-cmd perf
 	@$(STAGE) initramfs harness/mkinitramfs.sh $(KOBJ) $(BUSYBOX) $(TREE) $(INITRAMFS) \

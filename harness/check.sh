@@ -102,8 +102,9 @@ q800_slow() {
 	[ -n "${CHECK_Q800_SLOW:-}" ] || return 0
 	q800 "$@"
 }
-# ColdFire (MACHINE=mcf5208, kernels mcf5208-boot, -boottrace, -bootgraph):
-# 7.3 only; boots without userland, checked from the console.
+# ColdFire (MACHINE=mcf5208, kernels mcf5208-boot, -boottrace, -bootgraph,
+# -flat): 7.3 only; boots without a libc, checked from the console (by
+# harness/console-checks.sh, or by the FLAT init itself).
 coldfire() {
 	[ "$KERNEL" != 6.12 ] || return 0
 	"$@"
@@ -161,6 +162,7 @@ suites() {
 	coldfire suite mcf5208-selftests mcf5208-boot console_suite selftests
 	coldfire suite mcf5208-boottrace mcf5208-boottrace console_suite boottrace
 	coldfire suite mcf5208-bootgraph mcf5208-bootgraph console_suite bootgraph
+	coldfire suite mcf5208-flat mcf5208-flat flat_suite
 }
 
 selected() { # NAME: is NAME one of the SUITES patterns?
@@ -304,6 +306,15 @@ console_suite() { # NAME VARIANT WHAT
 	grep -E '^(==>|qemu-run:)' "$L/$1.out"
 	post console-checks "$1-host" "$top/harness/console-checks.sh" "$3" "$L/$1.log" \
 		"$B/kobj-$2/vmlinux"
+}
+
+# ColdFire's FLAT init (guest/flat/init.c, built into the kernel): tracefs
+# driven at run time, its checks and HARNESS-EXIT on the console.
+flat_suite() { # NAME VARIANT
+	"$top/harness/stage.sh" "check:$1" \
+		"$top/harness/qemu-run.sh" --kernel "$B/kobj-$2/vmlinux" --no-userland \
+		--timeout 300 --strict --icount --log "$L/$1.log" >"$L/$1.out" 2>&1
+	grep -E '^(==>|qemu-run:)|^CHECK FAIL' "$L/$1.out"
 }
 
 # lockdep watching the suites that lock and switch the most
