@@ -181,13 +181,14 @@ if [ -s "$tmp/qemu.err" ]; then
 fi
 
 rc=$(sed -n 's/^HARNESS-EXIT: \([0-9]\+\)$/\1/p' "$log" | tail -n 1)
+marker=$rc
 clock="${icount:+ (-icount shift=$shift: $((1 << shift)) ns an instruction, ${board[1]})}"
 if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
 	# a guest that still printed lately was slow; one silent for long, hung
 	printf "\n%s\n" "$me: TIMEOUT after ${timeout}s (the console was silent for the last ${silent}s)" >&2
 	rc=124
 elif [ -n "$nouser" ]; then
-	if [ -n "$rc" ]; then
+	if [ -n "$marker" ]; then
 		echo "$me: guest script exited $rc after ${t}s$clock (the FLAT init)"
 	elif grep -q "^$ROOT_PANIC" "$log"; then
 		echo "$me: the kernel booted to its root mount (no userland) after ${t}s$clock"
@@ -213,7 +214,7 @@ if [ -n "$strict" ]; then
 	# without userland the boot's own end, the root mount panic or the
 	# panic of the FLAT init's exit after its marker, is not checked:
 	# everything before it is
-	if [ -n "$nouser" ] && [ -n "$rc" ]; then
+	if [ -n "$nouser" ] && [ -n "$marker" ]; then
 		awk -v end="$INIT_EXIT" '/^HARNESS-EXIT: / { seen = 1 }
 			seen && index($0, end) == 1 { exit } { print }' "$log" >"$tmp/console"
 	elif [ -n "$nouser" ]; then
