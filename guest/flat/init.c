@@ -651,6 +651,38 @@ int main(void)
 	out_str(&w, " sched_switch events from init in state S");
 	check_text("flat:sched-switch", n == 3, &w, buf);
 
+	/*
+	 * syscall events: exact counts, an argument read from user memory
+	 * and a return value
+	 */
+	set("trace", "");
+	r = set("events/syscalls/sys_enter_getppid/enable", "1");
+	set("events/syscalls/sys_exit_getppid/enable", "1");
+	set("events/syscalls/sys_enter_open/enable", "1");
+	set("events/syscalls/sys_exit_open/enable", "1");
+	getpid_n(__NR_getppid, 3);
+	m = sys3(__NR_open, "/flat-no-such-file", O_RDONLY, 0);
+	set("events/syscalls/enable", "0");
+	get("trace", buf, sizeof(buf));
+	n = count_lines(buf, "sys_getppid()", 0) +
+	    count_lines(buf, "sys_getppid -> 0x0", 0);
+	out_str(&w, "enabling sys_enter_getppid: ");
+	out_num(&w, r);
+	out_str(&w, "; 3 getppid() gave ");
+	out_num(&w, n);
+	out_str(&w, " entry and exit events");
+	check_text("flat:syscall-events", r == 0 && n == 6, &w, buf);
+	n = count_lines(buf, "sys_open(filename: 0x", "\"/flat-no-such-file\"");
+	i = count_lines(buf, "sys_open -> 0xfffffffe", 0);
+	out_str(&w, "open(\"/flat-no-such-file\") returned ");
+	out_num(&w, m);
+	out_str(&w, ", traced with its file name ");
+	out_num(&w, n);
+	out_str(&w, " times, returning -ENOENT ");
+	out_num(&w, i);
+	out_str(&w, " times");
+	check_text("flat:syscall-args", m == -ENOENT && n == 1 && i == 1, &w, buf);
+
 	/* the latency tracers that exist only on a preemptible kernel */
 	for (i = 0; i < 2; i++) {
 		const char *tracer = i ? "preemptirqsoff" : "preemptoff";
