@@ -72,14 +72,15 @@ endif
 # KUnit), boottrace (+ configs/boottrace.config: trace events, probe
 # events and the function tracer from boot, dumped at its end), the
 # default, bootgraph (+ configs/bootgraph.config: function_graph on
-# do_IRQ from boot) and flat (+ configs/flat.config: a FLAT init,
-# guest/flat/init.c, drives tracefs at run time and prints its checks).
+# do_IRQ from boot), flat (+ configs/flat.config: a FLAT init,
+# guest/flat/init.c, drives tracefs at run time and prints its checks)
+# and lockdep (flat + configs/lockdep.config: the same under lockdep).
 ifeq ($(MACHINE),mcf5208)
 ifeq ($(origin VARIANT),file)
 VARIANT  := boottrace
 endif
-ifeq ($(filter boot boottrace bootgraph flat,$(VARIANT)),)
-$(error MACHINE=mcf5208 has the kernels boot, boottrace, bootgraph and flat, not '$(VARIANT)')
+ifeq ($(filter boot boottrace bootgraph flat lockdep,$(VARIANT)),)
+$(error MACHINE=mcf5208 has the kernels boot, boottrace, bootgraph, flat and lockdep, not '$(VARIANT)')
 endif
 endif
 export MACHINE
@@ -112,6 +113,9 @@ FRAGS_boot    :=
 FRAGS_boottrace := boottrace
 FRAGS_bootgraph := bootgraph
 FRAGS_flat    := flat
+ifeq ($(MACHINE),mcf5208)
+FRAGS_lockdep := flat lockdep
+endif
 FRAGS         := $(foreach f,$(FRAGS_$(VARIANT)),configs/$(f).config)
 ifeq ($(FRAGS)$(filter boot,$(VARIANT)),)
 $(error unknown VARIANT '$(VARIANT)')
@@ -174,7 +178,7 @@ FLAT_INIT := $(B)/flat-init/initramfs.list
 $(FLAT_INIT): guest/flat/init.c harness/elf2flt.py harness/build-flat-init.sh | deps
 	@$(STAGE) flat-init harness/build-flat-init.sh guest/flat/init.c $(dir $@)
 
-kernel: tree $(KOBJ)/.config $(if $(filter mcf5208-flat,$(MACHINE)-$(VARIANT)),$(FLAT_INIT))
+kernel: tree $(KOBJ)/.config $(if $(filter mcf5208-flat mcf5208-lockdep,$(MACHINE)-$(VARIANT)),$(FLAT_INIT))
 	@$(STAGE) kernel-$(VARIANT) harness/build-kernel.sh $(TREE) $(KOBJ) $(JOBS)
 	@harness/kconfig.sh --verify $(KOBJ) $(FRAGS)
 
@@ -219,7 +223,7 @@ initramfs: kernel
 run: kernel
 	@$(STAGE) demo harness/qemu-run.sh --kernel $(VMLINUX) --no-userland \
 		--timeout $(GUEST_TIMEOUT) --log $(B)/logs/demo-$(MACHINE)-$(VARIANT).log --strict --icount
-	@$(if $(filter flat,$(VARIANT)),:,harness/console-checks.sh \
+	@$(if $(filter flat lockdep,$(VARIANT)),:,harness/console-checks.sh \
 		$(if $(filter boot,$(VARIANT)),selftests,$(VARIANT)) $(B)/logs/demo-$(MACHINE)-$(VARIANT).log)
 else
 initramfs: kernel $(BUSYBOX) $(BUSYSITES) guest-bin gnu-tools trace-cmd perf

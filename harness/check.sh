@@ -103,7 +103,7 @@ q800_slow() {
 	q800 "$@"
 }
 # ColdFire (MACHINE=mcf5208, kernels mcf5208-boot, -boottrace, -bootgraph,
-# -flat): 7.3 only; boots without a libc, checked from the console (by
+# -flat, -lockdep): 7.3 only; boots without a libc, checked from the console (by
 # harness/console-checks.sh, or by the FLAT init itself).
 coldfire() {
 	[ "$KERNEL" != 6.12 ] || return 0
@@ -163,6 +163,7 @@ suites() {
 	coldfire suite mcf5208-boottrace mcf5208-boottrace console_suite boottrace
 	coldfire suite mcf5208-bootgraph mcf5208-bootgraph console_suite bootgraph
 	coldfire suite mcf5208-flat mcf5208-flat flat_suite
+	coldfire suite mcf5208-lockdep mcf5208-lockdep flat_suite lockdep
 }
 
 selected() { # NAME: is NAME one of the SUITES patterns?
@@ -309,12 +310,14 @@ console_suite() { # NAME VARIANT WHAT
 }
 
 # ColdFire's FLAT init (guest/flat/init.c, built into the kernel): tracefs
-# driven at run time, its checks and HARNESS-EXIT on the console.
-flat_suite() { # NAME VARIANT
+# driven at run time, its checks and HARNESS-EXIT on the console; with
+# WHAT, harness/console-checks.sh WHAT on the console log as well.
+flat_suite() { # NAME VARIANT [WHAT]
 	"$top/harness/stage.sh" "check:$1" \
 		"$top/harness/qemu-run.sh" --kernel "$B/kobj-$2/vmlinux" --no-userland \
-		--timeout 300 --strict --icount --log "$L/$1.log" >"$L/$1.out" 2>&1
+		--timeout 600 --strict --icount --log "$L/$1.log" >"$L/$1.out" 2>&1
 	grep -E '^(==>|qemu-run:)|^CHECK FAIL' "$L/$1.out"
+	[ -z "${3:-}" ] || post console-checks "$1-host" "$top/harness/console-checks.sh" "$3" "$L/$1.log"
 }
 
 # lockdep watching the suites that lock and switch the most
@@ -333,6 +336,7 @@ suite() { # NAME VARIANT FUNCTION [ARGS]: FUNCTION NAME VARIANT [ARGS]
 	case $fn in
 	kprobes_suite) units+=("$name-offsets") ;;
 	trace_cmd_suite|console_suite) units+=("$name-host") ;;
+	flat_suite) [ $# -lt 4 ] || units+=("$name-host") ;;
 	host_suite|harness_suite) "$fn"; return ;;   # at once, alone
 	esac
 	if [ "$running" -ge "$slots" ]; then

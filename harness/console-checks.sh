@@ -21,12 +21,14 @@
 #              than the jiffy, the function tracer's entries, which
 #              ftrace_filter=do_IRQ confines to do_IRQ, a kprobe event's
 #              argument and a kretprobe event's return
+#   lockdep    the locking API self tests of a lockdep kernel passed (the
+#              FLAT init checks that lockdep is still on after its run)
 #   bootgraph  function_graph from boot (configs/bootgraph.config),
 #              dumped at the root mount panic: do_IRQ alone at the top
 #              (ftrace_graph_filter), what it calls nested below it, and
 #              durations timed to the microsecond
 set -uo pipefail
-usage() { echo "usage: console-checks.sh selftests|boottrace|bootgraph CONSOLE-LOG [VMLINUX]" >&2; exit 2; }
+usage() { echo "usage: console-checks.sh selftests|boottrace|bootgraph|lockdep CONSOLE-LOG [VMLINUX]" >&2; exit 2; }
 [ $# -eq 2 ] || [ $# -eq 3 ] || usage
 what=$1 log=$2 vmlinux=${3:-}
 [ -f "$log" ] || { echo "console-checks: no console log $log" >&2; exit 1; }
@@ -145,6 +147,11 @@ bootgraph)
 	check graph:durations-us "$n durations, $distinct distinct, shortest nonzero $min us, smallest step $step us: want >= 20, >= 5, < 1000 us, <= 2 us" \
 		awk -v n="$n" -v d="$distinct" -v m="$min" -v s="$step" \
 		'BEGIN { exit !(n >= 20 && d >= 5 && m != "none" && m < 1000 && s != "none" && s <= 2) }'
+	;;
+lockdep)
+	# lib/locking-selftest.c's summary (any failure prints another)
+	check locks:selftests "no 'Good, all N testcases passed' from the locking API self tests" \
+		grep -q 'Good, all [0-9]* testcases passed' "$log"
 	;;
 *) usage ;;
 esac

@@ -392,6 +392,25 @@ static int want_word(struct out *w, const char *text, const char *word)
 	return 1;
 }
 
+/*
+ * lockdep's debug_locks (1 while it watches; its first report or a full
+ * table turns it off for good), or -1 on a kernel without lockdep
+ */
+static long debug_locks(char *buf, unsigned long size)
+{
+	const char *p;
+
+	if (get_path("/proc/lockdep_stats", buf, size) < 0)
+		return -1;
+	p = find(buf, "debug_locks:");
+	if (!p)
+		return -2;
+	p += slen("debug_locks:");
+	while (*p == ' ')
+		p++;
+	return number(p);
+}
+
 static void getpid_n(int nr, int n)
 {
 	while (n--)
@@ -417,7 +436,7 @@ int main(void)
 	};
 	u16 getpid_text[8], getppid_text[8];
 	const u16 *site;
-	long r, pid;
+	long r, pid, locks;
 	int i, n, m, failed = 0;
 
 	say("flat-init: tracefs from a FLAT init (no MMU, no libc)");
@@ -433,6 +452,15 @@ int main(void)
 	check("flat:mount-proc", r == 0, &w);
 
 	/* the tracers a preemptible ColdFire kernel offers */
+	/* on a lockdep kernel (mcf5208-lockdep): is lockdep watching? */
+	locks = debug_locks(buf, sizeof(buf));
+	if (locks != -1) {
+		out_str(&w, "debug_locks is ");
+		out_num(&w, locks);
+		out_str(&w, " before the checks");
+		check("flat:locks-on", locks == 1, &w);
+	}
+
 	/* each name is followed by a blank (the last by a newline) */
 	r = get("available_tracers", buf, sizeof(buf));
 	n = 0;
@@ -716,6 +744,13 @@ int main(void)
 	}
 
 out:
+	if (locks != -1) {
+		locks = debug_locks(buf, sizeof(buf));
+		out_str(&w, "debug_locks is ");
+		out_num(&w, locks);
+		out_str(&w, " after the checks: lockdep turned itself off");
+		check("flat:locks-still-on", locks == 1, &w);
+	}
 	{
 		struct out o = { .n = 0 };
 
