@@ -53,9 +53,9 @@
  * flush_icache_range() then invalidates the instruction cache as on any
  * m68k.  Both are no more than a few instructions on the V2 parts.
  *
- * One site is in flight at a time (callers serialise, and m68k is
- * uniprocessor without kernel preemption), so the in-flight record is a
- * single global.
+ * One site is in flight at a time: callers serialise (a writer that
+ * ColdFire preempts mid-write still holds their lock) and m68k is
+ * uniprocessor, so the in-flight record is a single global.
  */
 
 #include <linux/bug.h>
