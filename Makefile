@@ -55,6 +55,10 @@ VARIANT  ?= dynamic
 # virt_defconfig), q800 (the Macintosh Quadra 800, mac_defconfig + configs/q800.config),
 # virt060 (virt_defconfig + configs/virt060.config: a 68040+68060 kernel; QEMU
 # 7.2 cannot run Linux on its 68060, so it is built and booted on the 68040).
+# x86_64 is no m68k machine but the anchor of make bench: x86_64_defconfig
+# with the same tracing fragments, built from the same tree with the
+# host's gcc and booted on QEMU's pc board (VARIANT=dynamic only; its
+# userland is busybox and bench).
 # Each machine's kernels live in their own object directories,
 # build/KERNEL/kobj-VARIANT (virt) and build/KERNEL/kobj-MACHINE-VARIANT;
 # harness/qemu-run.sh finds the machine in the kernel's .config.
@@ -63,9 +67,15 @@ KBASE_virt    := virt_defconfig
 KBASE_virt060 := virt_defconfig
 KBASE_q800    := mac_defconfig
 KBASE_mcf5208 := m5208evb_defconfig
+KBASE_x86_64  := x86_64_defconfig
 KBASE    := $(KBASE_$(MACHINE))
 ifeq ($(KBASE),)
-$(error unknown MACHINE '$(MACHINE)' (virt, virt060, q800 or mcf5208))
+$(error unknown MACHINE '$(MACHINE)' (virt, virt060, q800, mcf5208 or x86_64))
+endif
+GUEST_ARCH := $(if $(filter x86_64,$(MACHINE)),x86_64,m68k)
+export GUEST_ARCH
+ifeq ($(MACHINE)-$(filter dynamic,$(VARIANT)),x86_64-)
+$(error MACHINE=x86_64 (the anchor of make bench) has the dynamic kernel only, not '$(VARIANT)')
 endif
 # ColdFire (mcf5208) boots without userland (no MMU, no libc) and has its
 # own kernels: boot (configs/mcf5208.config: the tracing self tests and
@@ -116,12 +126,21 @@ FRAGS_flat    := flat
 ifeq ($(MACHINE),mcf5208)
 FRAGS_lockdep := flat lockdep
 endif
+# the anchor: the same tracing options, with fentry instead of frame pointers
+ifeq ($(MACHINE),x86_64)
+FRAGS_dynamic := base tracing function dynamic
+endif
 FRAGS         := $(foreach f,$(FRAGS_$(VARIANT)),configs/$(f).config)
 ifeq ($(FRAGS)$(filter boot,$(VARIANT)),)
 $(error unknown VARIANT '$(VARIANT)')
 endif
-# the machine's own fragment (configs/MACHINE.config) first
+# the machine's own fragment (configs/MACHINE.config) first; x86_64's
+# last, as it takes back what only m68k has
+ifeq ($(MACHINE),x86_64)
+FRAGS         := $(FRAGS) configs/x86_64.config
+else
 FRAGS         := $(wildcard configs/$(MACHINE).config) $(FRAGS)
+endif
 # NAME-KERNEL.config: options only that kernel has, merged after NAME.
 FRAGS         := $(foreach f,$(FRAGS),$(f) $(wildcard $(f:.config=-$(KERNEL).config)))
 # 7.3's DYNAMIC_FTRACE has no prompt: with dynamic ftrace selected by the
@@ -132,13 +151,14 @@ endif
 BENCH_VARIANTS := plain fp $(if $(filter 6.12,$(KERNEL)),static) dynamic pfe
 
 export PATH := $(SHARED)/bin:$(PATH)
-KMAKE = $(MAKE) -s -C $(TREE) O=$(KOBJ) ARCH=m68k CROSS_COMPILE=m68k-linux-gnu- -j$(JOBS)
 
 VMLINUX   := $(KOBJ)/vmlinux
 INITRAMFS := $(KOBJ)/initramfs.cpio.gz
-BUSYBOX   := $(SHARED)/busybox/busybox
+# the anchor's own userland beside m68k's (build/busybox-x86_64, ...)
+ARCHDIR   := $(if $(filter x86_64,$(GUEST_ARCH)),-x86_64)
+BUSYBOX   := $(SHARED)/busybox$(ARCHDIR)/busybox
 BUSYSITES := $(SHARED)/busybox/busybox.sites
-GUESTBIN  := $(SHARED)/guest-bin
+GUESTBIN  := $(SHARED)/guest-bin$(ARCHDIR)
 TRACECMD  := $(SHARED)/trace-cmd
 GNUTOOLS  := $(SHARED)/gnu-tools
 PERF      := $(B)/perf
@@ -183,7 +203,7 @@ kernel: tree $(KOBJ)/.config $(if $(filter mcf5208-flat mcf5208-lockdep,$(MACHIN
 	@harness/kconfig.sh --verify $(KOBJ) $(FRAGS)
 
 $(BUSYBOX): harness/build-busybox.sh | deps
-	@$(STAGE) busybox harness/build-busybox.sh $(SHARED)/busybox
+	@$(STAGE) busybox harness/build-busybox.sh $(dir $@)
 
 # busybox's certain instruction starts, for the uprobe sweep (one list for
 # every kernel's initramfs)
@@ -191,9 +211,10 @@ $(BUSYSITES): $(BUSYBOX) harness/uprobe-sites.py
 	@$(STAGE) busybox-sites python3 harness/uprobe-sites.py $(SHARED)/busybox/src/busybox_unstripped \
 		$(BUSYBOX) $@
 
-# Static m68k programs from guest/src/*.c, installed in the guest's /usr/bin.
+# Static m68k programs from guest/src/*.c, installed in the guest's /usr/bin
+# (the anchor's: bench alone).
 guest-bin: | deps
-	@harness/build-guest-bin.sh guest/src $(GUESTBIN)
+	@harness/build-guest-bin.sh guest/src $(GUESTBIN) $(if $(ARCHDIR),bench)
 
 # A static m68k trace-cmd (with libtraceevent and libtracefs) for the guest.
 trace-cmd: | deps
@@ -225,6 +246,13 @@ run: kernel
 		--timeout $(GUEST_TIMEOUT) --log $(B)/logs/demo-$(MACHINE)-$(VARIANT).log --strict --icount
 	@$(if $(filter flat lockdep,$(VARIANT)),:,harness/console-checks.sh \
 		$(if $(filter boot,$(VARIANT)),selftests,$(VARIANT)) $(B)/logs/demo-$(MACHINE)-$(VARIANT).log)
+else ifeq ($(MACHINE),x86_64)
+initramfs: kernel $(BUSYBOX) guest-bin
+	@$(STAGE) initramfs harness/mkinitramfs.sh $(KOBJ) $(BUSYBOX) $(TREE) $(INITRAMFS) $(GUESTBIN)
+
+run: initramfs
+	@$(STAGE) demo harness/qemu-run.sh --kernel $(VMLINUX) --initrd $(INITRAMFS) \
+		--timeout $(GUEST_TIMEOUT) --log $(B)/logs/demo-x86_64.log --strict guest/demo.sh
 else
 initramfs: kernel $(BUSYBOX) $(BUSYSITES) guest-bin gnu-tools trace-cmd perf
 	@$(STAGE) initramfs harness/mkinitramfs.sh $(KOBJ) $(BUSYBOX) $(TREE) $(INITRAMFS) \
@@ -306,11 +334,16 @@ results:
 	 } >docs/results.md
 	@echo "make results: docs/results.md written; review and commit it"
 
-# The benchmark kernels (BENCH_VARIANTS, see FRAGS_*), then harness/bench.sh.
+# The benchmark kernels (BENCH_VARIANTS, see FRAGS_*) and, on the virt
+# machine, the anchor (BENCH_ANCHOR=x86_64, the default; BENCH_ANCHOR= for
+# none), then harness/bench.sh.
+BENCH_ANCHOR ?= $(if $(filter virt,$(MACHINE)),x86_64)
 bench:
 	@for v in $(BENCH_VARIANTS); do \
 		$(MAKE) --no-print-directory initramfs VARIANT=$$v; done
-	@BENCH_VARIANTS="$(BENCH_VARIANTS)" $(STAGE) bench harness/bench.sh $(B)
+	@$(if $(BENCH_ANCHOR),$(MAKE) --no-print-directory initramfs MACHINE=$(BENCH_ANCHOR) VARIANT=dynamic)
+	@BENCH_VARIANTS="$(BENCH_VARIANTS)" BENCH_ANCHOR="$(BENCH_ANCHOR)" \
+		$(STAGE) bench harness/bench.sh $(B)
 
 # The upstream form of the port: patches/series as commits on a git import
 # of the pristine tree, each also adding the overlay files patches/overlay-map

@@ -1,11 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # build-busybox.sh OUTDIR: a static m68k busybox from Debian's source
-# package, left at OUTDIR/busybox (with its applet list OUTDIR/busybox.links).
+# package, left at OUTDIR/busybox (with its applet list OUTDIR/busybox.links);
+# with GUEST_ARCH=x86_64 (harness/arch.sh), the x86_64 anchor's, by the host's gcc.
 # Does nothing when OUTDIR/busybox is newer than this script.  The source package is
 # downloaded once into build/dl; the full build log is OUTDIR/build.log.
 # Environment: JOBS (default: nproc).
 set -euo pipefail
+# shellcheck source=harness/arch.sh
+. "$(dirname "$0")/arch.sh"
 me=build-busybox
 die() { echo "$me: $*" >&2; exit 1; }
 
@@ -59,7 +62,7 @@ rm -rf "$src"
 echo "$me: unpacking $(basename "$dsc")"
 dpkg-source -x "$dsc" "$src" >>"$log" 2>&1 || fail "dpkg-source -x failed"
 
-bbmake=(make -C "$src" CROSS_COMPILE=m68k-linux-gnu- CC=m68k-linux-gnu-gcc-12)
+bbmake=(make -C "$src" CROSS_COMPILE="$CROSS" CC="$GUEST_CC")
 "${bbmake[@]}" defconfig >>"$log" 2>&1 || fail "make defconfig failed"
 while IFS='=' read -r opt val; do
 	sed -i -e "/^$opt=/d" -e "/^# $opt is not set/d" "$src/.config"
@@ -84,13 +87,13 @@ t0=$(date +%s)
 "${bbmake[@]}" -j"$jobs" busybox >>"$log" 2>&1 || fail "build failed"
 "${bbmake[@]}" busybox.links >>"$log" 2>&1 || fail "make busybox.links failed"
 
-m68k-linux-gnu-readelf -h "$src/busybox" | grep -q 'Machine:.*68000' ||
-	fail "$src/busybox is not an m68k binary"
-if m68k-linux-gnu-readelf -l "$src/busybox" | grep -q INTERP; then
+${CROSS}readelf -h "$src/busybox" | grep -q "Machine:.*$GUEST_MACHINE" ||
+	fail "$src/busybox is not an $KARCH binary"
+if ${CROSS}readelf -l "$src/busybox" | grep -q INTERP; then
 	fail "$src/busybox is dynamically linked"
 fi
 # The executable segment must not start at the ELF header (see above).
-m68k-linux-gnu-readelf -lW "$src/busybox" | grep -qE '^ +LOAD +0x0*[1-9a-f][0-9a-f]* .* R E ' ||
+${CROSS}readelf -lW "$src/busybox" | grep -qE '^ +LOAD +0x0*[1-9a-f][0-9a-f]* .* R E ' ||
 	fail "$src/busybox: the executable segment starts at file offset 0 (-z separate-code ignored?)"
 missing=
 for a in $NEEDED; do

@@ -2,22 +2,36 @@
 # SPDX-License-Identifier: GPL-2.0
 # build-guest-bin.sh SRCDIR OUTDIR: every SRCDIR/NAME.c becomes a static
 # m68k program OUTDIR/NAME (installed as /usr/bin/NAME in the guest by
-# harness/mkinitramfs.sh).  Only programs older than their source are
+# harness/mkinitramfs.sh); an x86_64 one with GUEST_ARCH=x86_64 (arch.sh).
+# build-guest-bin.sh SRCDIR OUTDIR NAME...: only those programs (the
+# anchor has bench alone: the others test m68k's own instructions).  Only programs older than their source are
 # rebuilt; programs whose source is gone are removed.
 set -euo pipefail
+# shellcheck source=harness/arch.sh
+. "$(dirname "$0")/arch.sh"
 me=build-guest-bin
 die() { echo "$me: $*" >&2; exit 1; }
 
-[ $# -eq 2 ] || die "usage: $0 SRCDIR OUTDIR"
+[ $# -ge 2 ] || die "usage: $0 SRCDIR OUTDIR [NAME...]"
 src=$(realpath "$1")
 out=$(realpath -m "$2")
-cc=m68k-linux-gnu-gcc-12
+shift 2
+progs=()
+for c in "$src"/*.c; do
+	[ -e "$c" ] && progs+=("$(basename "$c" .c)")
+done
+if [ $# -gt 0 ]; then
+	for p in "$@"; do
+		[ -f "$src/$p.c" ] || die "no $src/$p.c"
+	done
+	progs=("$@")
+fi
+cc=$GUEST_CC
 command -v "$cc" >/dev/null || die "$cc not found (harness/deps.sh installs it)"
 mkdir -p "$out"
 
-for c in "$src"/*.c; do
-	[ -e "$c" ] || continue
-	name=$(basename "$c" .c)
+for name in "${progs[@]}"; do
+	c=$src/$name.c
 	bin=$out/$name
 	if [ "$bin" -nt "$c" ] && [ "$bin" -nt "$0" ]; then
 		continue
@@ -29,5 +43,5 @@ for c in "$src"/*.c; do
 done
 for bin in "$out"/*; do
 	[ -e "$bin" ] || continue
-	[ -f "$src/$(basename "$bin").c" ] || rm -f "$bin"
+	[[ " ${progs[*]} " = *" $(basename "$bin") "* ]] || rm -f "$bin"
 done

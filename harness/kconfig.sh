@@ -14,7 +14,10 @@
 # the last build left it (kbuild's syncconfig rewrites .config when a Kconfig
 # file of the tree changes, and may drop an option then: make kernel runs
 # this after every build).
+# GUEST_ARCH=x86_64: arch/x86's defconfigs and the host's gcc (arch.sh).
 set -euo pipefail
+# shellcheck source=harness/arch.sh
+. "$(dirname "$0")/arch.sh"
 verify=''
 if [ "$1" = --verify ]; then
 	verify=1
@@ -30,15 +33,15 @@ frags=()
 for f in "$@"; do frags+=("$(realpath "$f")"); done
 cd "$kobj"
 if [ -z "$verify" ]; then
-	base=$tree/arch/m68k/configs/${KCONFIG_BASE:-virt_defconfig}
+	base=$tree/arch/$KSRCARCH/configs/${KCONFIG_BASE:-virt_defconfig}
 	[ -f "$base" ] || { echo "kconfig: no $base" >&2; exit 1; }
 	if [ "${KCONFIG_NO_MODULES:-0}" = 1 ]; then
 		grep -v '=m$' "$base" >"$kobj/base_defconfig"
 		base=$kobj/base_defconfig
 	fi
-	ARCH=m68k CROSS_COMPILE=m68k-linux-gnu- "$tree/scripts/kconfig/merge_config.sh" -m -O "$kobj" \
+	ARCH=$KARCH CROSS_COMPILE=$CROSS "$tree/scripts/kconfig/merge_config.sh" -m -O "$kobj" \
 		"$base" "${frags[@]}" >"$kobj/merge.log"
-	make -s -C "$tree" O="$kobj" ARCH=m68k CROSS_COMPILE=m68k-linux-gnu- olddefconfig
+	make -s -C "$tree" O="$kobj" ARCH="$KARCH" CROSS_COMPILE="$CROSS" olddefconfig
 fi
 
 # what the fragments want of each option: a later fragment's setting

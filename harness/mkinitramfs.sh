@@ -6,7 +6,8 @@
 #   /init, /harness/*   the repo's guest/ directory (/init = guest/init)
 #   /bin/busybox        + applet symlinks; /bin/sh is a real copy of busybox
 #   /opt/sweep          busybox.sites (beside BUSYBOX): its certain instruction
-#                       starts, for the uprobe sweep (harness/uprobe-sites.py)
+#                       starts, for the uprobe sweep (harness/uprobe-sites.py;
+#                       m68k only: GUEST_ARCH=x86_64, the anchor, has none)
 #   /lib/modules        KOBJ/modroot/lib/modules, when the kernel has modules
 #   /opt/ftrace         TREE/tools/testing/selftests/ftrace, unmodified, and
 #                       the programs its Makefile generates (poll), static
@@ -20,6 +21,8 @@
 # /dev/null exist without root privileges.  Nothing is rebuilt when no input
 # changed (hashes in OUT.inputs).
 set -euo pipefail
+# shellcheck source=harness/arch.sh
+. "$(dirname "$0")/arch.sh"
 me=mkinitramfs
 die() { echo "$me: $*" >&2; exit 1; }
 
@@ -43,7 +46,8 @@ selftests=$tree/tools/testing/selftests/ftrace
 
 [ -f "$busybox" ] || die "no busybox binary at $busybox"
 [ -f "$links" ] || die "no applet list at $links (made by harness/build-busybox.sh)"
-[ -f "$sites" ] || die "no instruction starts at $sites (made by harness/uprobe-sites.py)"
+[ -f "$sites" ] || [ "$KARCH" != m68k ] ||
+	die "no instruction starts at $sites (made by harness/uprobe-sites.py)"
 [ -x "$guest/init" ] || die "$guest/init missing or not executable"
 [ -x "$selftests/ftracetest" ] || die "no ftrace selftests in $selftests"
 
@@ -59,7 +63,8 @@ hash_dir() {
 }
 hash_inputs() {
 	echo "script $(sha256sum <"$self" | cut -d' ' -f1)"
-	echo "busybox $(cat "$busybox" "$links" "$sites" | sha256sum | cut -d' ' -f1)"
+	echo "busybox $({ cat "$busybox" "$links"; [ ! -f "$sites" ] || cat "$sites"; } |
+		sha256sum | cut -d' ' -f1)"
 	echo "modules $(hash_dir "$modules")"
 	echo "guest $(hash_dir "$guest")"
 	echo "selftests $(hash_dir "$selftests")"
@@ -92,8 +97,10 @@ cp "$busybox" bin/busybox
 chmod 755 bin/busybox
 # The uprobe selftest needs a mapping of a file named .../bin/sh: a copy, not a link.
 cp bin/busybox bin/sh
-mkdir -p opt/sweep
-cp "$sites" opt/sweep/busybox.sites
+if [ -f "$sites" ]; then
+	mkdir -p opt/sweep
+	cp "$sites" opt/sweep/busybox.sites
+fi
 # ~400 applet links in one process (a fork per link takes seconds).
 perl -nle 'next if m{^(/bin/sh|/linuxrc)?$};
 	symlink("/bin/busybox", ".$_") or die "'"$me"': applet link $_: $!\n"' "$links"
@@ -112,12 +119,12 @@ cp -a "$selftests" opt/ftrace
 gen_out=$kobj/kselftest-ftrace
 rm -rf "$gen_out"
 mkdir -p "$gen_out"
-make -s -C "$selftests" ARCH=m68k CROSS_COMPILE=m68k-linux-gnu- CC=m68k-linux-gnu-gcc-12 \
+make -s -C "$selftests" ARCH="$KARCH" CROSS_COMPILE="$CROSS" CC="$GUEST_CC" \
 	LDFLAGS=-static OUTPUT="$gen_out" >"$gen_out.log" 2>&1 ||
 	die "building the ftrace selftests' programs failed (log: $gen_out.log)"
 for f in "$gen_out"/*; do
 	[ -f "$f" ] || continue
-	m68k-linux-gnu-strip -o "opt/ftrace/$(basename "$f")" "$f"
+	"${CROSS}strip" -o "opt/ftrace/$(basename "$f")" "$f"
 done
 for d in "${bindirs[@]}"; do
 	for f in "$d"/*; do
@@ -159,7 +166,7 @@ cat >etc/hosts <<'EOF'
 127.0.0.1	localhost
 ::1		localhost ip6-localhost
 EOF
-echo m68k >etc/hostname
+echo "$KARCH" >etc/hostname
 
 # gen_init_cpio takes whitespace-separated fields: no blanks in names.
 bad=$(find . -name '*[[:space:]]*' | head -n 3)

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# qemu-run.sh: the one place where the m68k guest is booted.
+# qemu-run.sh: the one place where a guest is booted (every m68k machine,
+# and x86_64, the anchor of make bench).
 #
 #   qemu-run.sh --kernel VMLINUX --initrd INITRAMFS [--timeout SECS]
 #               [--log FILE] [--strict [--expect-warning FUNC]] [--icount]
@@ -25,7 +26,9 @@
 # Quadra 800 (q800).  The CPU is a 68040 on both: QEMU 7.2's 68060 model
 # cannot run Linux (docs/notes.md, "Machines"), and both boards tell the
 # kernel it has a 68040.  CONFIG_M520x: the ColdFire MCF5208 evaluation
-# board (mcf5208evb), booted --no-userland.
+# board (mcf5208evb), booted --no-userland.  CONFIG_X86_64: QEMU's pc
+# board with its default CPU (qemu64), one of them, booting the bzImage
+# beside VMLINUX (MACHINE=x86_64: the anchor of make bench).
 #
 # --no-userland (ColdFire: no MMU, no libc): no initramfs and no script
 # from here.  The kernel's command line is built in (QEMU passes none to
@@ -111,14 +114,18 @@ elif grep -qx 'CONFIG_MAC=y' "$config"; then
 elif grep -qx 'CONFIG_M520x=y' "$config"; then
 	board=(-M mcf5208evb) console=ttyS0 shift=3 cpu=m5208
 	[ -n "$nouser" ] || die "$kernel is a ColdFire kernel: it boots only --no-userland"
+elif grep -qx 'CONFIG_X86_64=y' "$config"; then
+	board=(-M pc) console=ttyS0 shift=0 cpu=qemu64 arch=x86_64
+	kernel=$(dirname "$kernel")/arch/x86/boot/bzImage
+	[ -f "$kernel" ] || die "no bzImage at $kernel"
 else
-	die "$kernel is built for none of QEMU's virt board, the Macintosh and the MCF5208 (CONFIG_VIRT, CONFIG_MAC, CONFIG_M520x)"
+	die "$kernel is built for none of QEMU's virt board, the Macintosh, the MCF5208 and the pc (CONFIG_VIRT, CONFIG_MAC, CONFIG_M520x, CONFIG_X86_64)"
 fi
 [ -z "$nouser" ] || [ "${cpu:-}" = m5208 ] || die "--no-userland is for the ColdFire board only"
 
 # QEMU_EXTRA is split on blanks on purpose.
 # shellcheck disable=SC2206
-qemu=(qemu-system-m68k "${board[@]}" -cpu "${cpu:-m68040}" -m 256M -nographic -no-reboot
+qemu=("qemu-system-${arch:-m68k}" "${board[@]}" -cpu "${cpu:-m68040}" -m 256M -nographic -no-reboot
 	-kernel "$kernel" ${icount:+-icount shift=$shift,sleep=off -rtc clock=vm} ${QEMU_EXTRA:-})
 cmdline="console=$console panic=-1"
 

@@ -18,7 +18,8 @@
  * Prints one line "BENCH <workload> <ns per iteration>" from
  * CLOCK_MONOTONIC.  Under QEMU's -icount (sleep=off) guest time counts
  * guest instructions, so the figure repeats from run to run.
- * Built statically for m68k by harness/build-guest-bin.sh (/usr/bin/bench).
+ * Built statically for m68k by harness/build-guest-bin.sh (/usr/bin/bench),
+ * and for x86_64, the anchor of make bench.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -79,7 +80,7 @@ static int print_probe_offset(struct dl_phdr_info *info, size_t size,
 
 	(void)size;
 	for (i = 0; i < info->dlpi_phnum; i++) {
-		const Elf32_Phdr *ph = &info->dlpi_phdr[i];
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 
 		if (ph->p_type == PT_LOAD && a >= ph->p_vaddr &&
 		    a < ph->p_vaddr + ph->p_filesz) {
