@@ -8,6 +8,9 @@ Reads, in the bench directory:
   stop_machine.log   patch-all on the dynamic kernel with stop_machine
   sizes.txt          "<kernel> text data bss" of each vmlinux
   previous.json      the previous run's figures, if any
+  x86_64.log         the anchor, if run: x86_64 from the same kernel tree
+                     (MACHINE=x86_64) with bench.only=calls, whose per-call
+                     and per-hit figures stand beside m68k's
 
 With --calls, reads only calls.log (`make bench-calls`: one kernel, the
 getppid() loop in the states off, function and function_graph) and
@@ -41,8 +44,8 @@ STATE_TEXT = {
     'function-one': 'function tracer on sys_getppid only',
     'function': 'function tracer, all functions',
     'function_graph': 'function_graph, all functions',
-    'kprobe': 'kprobe event on sys_getppid',
-    'kretprobe': 'kretprobe event on sys_getppid',
+    'kprobe': 'kprobe event on getppid()\'s syscall function',
+    'kretprobe': 'kretprobe event on getppid()\'s syscall function',
     'uprobe': 'uprobe event on a user function',
     'uretprobe': 'uretprobe event on a user function',
 }
@@ -60,10 +63,14 @@ ENTRIES = {'syscall': ('entries-10000-calls', 10000),
 
 BENCH = re.compile(r'^BENCH (\S+) (\S+) ([0-9.]+)\s*$')
 FIGURE = re.compile(r'^FIGURE (\S+) ([0-9.]+) (\S+)\s*$')
-# x86_64, same QEMU and method (../shared/notes/m68k-facts.md), and the
-# targets of the per-traced-call figures.
-X86_PER_CALL = {'function': 584, 'function_graph': 1802}
-PER_CALL_TARGET = {'function': 580, 'function_graph': 1800}
+# The per-traced-call states, and the anchor: x86_64 built from the same
+# tree, booted the same way in the same run.  m68k's instructions per
+# traced call (function tracer, function_graph) and per probe hit
+# (kprobe, kretprobe) are to be at most TARGET_RATIO times x86_64's.
+PER_CALL_STATES = ['function', 'function_graph']
+ANCHOR = 'x86_64'
+TARGET_RATIO = 0.8
+RATIO_TARGETS = ['function', 'function_graph', 'kprobe', 'kretprobe']
 FTRACE_ALLOC = re.compile(r'ftrace: allocating (\d+) entries in (\d+) pages')
 
 
@@ -140,44 +147,83 @@ def per_call(samples, figures, ns_insn):
         return None
     base = summary(off)[0]
     out = {}
-    for state in PER_CALL_TARGET:
+    for state in PER_CALL_STATES:
         vals = samples.get((state, 'syscall'))
         if vals:
             out[state] = (summary(vals)[0] - base) / entries / ns_insn
     return entries, out
 
 
-def render_per_call(samples, figures, kernel, ns_insn):
+def per_hit(samples, ns_insn):
+    """Instructions per probe hit: (probed - off) on the workload the
+    probe hits once per iteration (the event is written to the ring
+    buffer).  -> {state: instructions}"""
+    out = {}
+    for state, wl in PROBE_STATES.items():
+        off, vals = samples.get(('off', wl)), samples.get((state, wl))
+        if off and vals:
+            out[state] = (summary(vals)[0] - summary(off)[0]) / ns_insn
+    return out
+
+
+def load_anchor(d):
+    """The anchor's figures, {state: instructions} per traced call and per
+    probe hit, with 'entries' (traced entries per getppid()); None when
+    this run has no anchor (no x86_64.out)."""
+    if not os.path.exists(os.path.join(d, f'{ANCHOR}.out')):
+        return None
+    shift, _ = icount(os.path.join(d, f'{ANCHOR}.out'))
+    samples, figures = parse_log(os.path.join(d, f'{ANCHOR}.log'))
+    pc = per_call(samples, figures, 1 << shift)
+    if not pc:
+        raise BenchError(f'{ANCHOR}.log: no per-call figures (no BENCH lines or '
+                         'no traced-entry count)')
+    out = dict(pc[1])
+    out.update(per_hit(samples, 1 << shift))
+    out['entries'] = pc[0]
+    return out
+
+
+def verdict(state, per, anchor):
+    """The target column: m68k / x86_64, and whether it meets TARGET_RATIO."""
+    if not anchor or not anchor.get(state):
+        return 'no anchor'
+    ratio = per / anchor[state]
+    if state not in RATIO_TARGETS:
+        return f'{ratio:.2f}x'
+    met = 'met' if ratio <= TARGET_RATIO else 'MISSED'
+    return f'{ratio:.2f}x (<= {TARGET_RATIO}x: {met})'
+
+
+def anchor_cell(state, anchor):
+    return f'{anchor[state]:,.0f}' if anchor and anchor.get(state) else '-'
+
+
+def render_per_call(samples, figures, kernel, ns_insn, anchor=None):
     pc = per_call(samples, figures, ns_insn)
     if not pc:
         return []
     entries, out = pc
+    x86 = (f'; x86_64: {anchor["entries"]} entries per getppid()' if anchor else '')
     lines = ['', f'Per traced call ({kernel} kernel; getppid() has {entries} traced '
-             f'entries, counted; instructions = (traced - off) / {entries}):', '',
-             '| tracer | m68k instr/call | x86_64 | target |', '|---|---:|---:|---:|']
+             f'entries, counted; instructions = (traced - off) / {entries}{x86}):', '',
+             f'| tracer | instr/call | {ANCHOR} | ratio, target |', '|---|---:|---:|---:|']
     for state, per in out.items():
-        met = 'met' if per <= PER_CALL_TARGET[state] else 'MISSED'
-        lines.append(f'| {STATE_TEXT[state]} | {per:,.0f} | {X86_PER_CALL[state]:,} | '
-                     f'<= {PER_CALL_TARGET[state]:,} ({met}) |')
+        lines.append(f'| {STATE_TEXT[state]} | {per:,.0f} | {anchor_cell(state, anchor)} | '
+                     f'{verdict(state, per, anchor)} |')
     return lines
 
 
-def render_per_hit(samples, kernel, ns_insn):
-    """Instructions per probe hit: (probed - off) on the workload the
-    probe hits once per iteration; the event is written to the ring
-    buffer."""
-    rows = []
-    for state, wl in PROBE_STATES.items():
-        off, vals = samples.get(('off', wl)), samples.get((state, wl))
-        if off and vals:
-            rows.append((state, (summary(vals)[0] - summary(off)[0]) / ns_insn))
+def render_per_hit(samples, kernel, ns_insn, anchor=None):
+    rows = per_hit(samples, ns_insn)
     if not rows:
         return []
     lines = ['', f'Per probe hit ({kernel} kernel; one hit per getppid() or per user '
              'function call, the event recorded; instructions = probed - off):', '',
-             '| probe | m68k instr/hit |', '|---|---:|']
-    for state, per in rows:
-        lines.append(f'| {STATE_TEXT[state]} | {per:,.0f} |')
+             f'| probe | instr/hit | {ANCHOR} | ratio, target |', '|---|---:|---:|---:|']
+    for state, per in rows.items():
+        lines.append(f'| {STATE_TEXT[state]} | {per:,.0f} | {anchor_cell(state, anchor)} | '
+                     f'{verdict(state, per, anchor)} |')
     return lines
 
 
@@ -232,6 +278,7 @@ def collect(d):
                 data['sizes'][k] = (int(text), int(dat), int(bss))
     except (OSError, ValueError) as e:
         raise BenchError(f'sizes.txt: {e}') from e
+    data['anchor'] = load_anchor(d)
     return data
 
 
@@ -249,6 +296,9 @@ def flat(data):
             v = fig(data['figures'][k], name)
             if v is not None:
                 out[f'{k}/{name}'] = v
+    for state, v in (data.get('anchor') or {}).items():
+        if state != 'entries':
+            out[f'{ANCHOR}/{state}'] = v
     return out
 
 
@@ -314,9 +364,17 @@ def render(data, previous=None):
         out.append(f'| longest irqs-off window while switching, {label} | {irq:,.0f} us '
                    f'(idle: {idle:,.0f} us) |')
 
-    out += render_per_call(s['dynamic'], F['dynamic'], 'dynamic', data['ns_insn'])
-    out += render_per_hit(s['dynamic'], 'dynamic', data['ns_insn'])
-    out += render_per_hit(s['pfe'], 'pfe', data['ns_insn'])
+    anchor = data.get('anchor')
+    if anchor:
+        out += ['', f'The {ANCHOR} column: x86_64_defconfig with the same tracing '
+                'fragments, from the same tree, on QEMU\'s pc board under the same '
+                '-icount, in this run (`MACHINE=x86_64`).']
+    else:
+        out += ['', f'No {ANCHOR} anchor in this run (`make bench BENCH_ANCHOR=` leaves '
+                'it out): the ratio targets are not evaluated.']
+    out += render_per_call(s['dynamic'], F['dynamic'], 'dynamic', data['ns_insn'], anchor)
+    out += render_per_hit(s['dynamic'], 'dynamic', data['ns_insn'], anchor)
+    out += render_per_hit(s['pfe'], 'pfe', data['ns_insn'], anchor)
     out += ['', '## Targets', '']
     out += targets(data)
     if previous:
@@ -346,11 +404,7 @@ def targets(data):
                      f'({"met" if slow <= 0.5 else "MISSED"}: <= +0.5 %); '
                      f'{pct((dyn / fp - 1) * 100)} against fp (the trapf.l sites alone)')
         if wl == 'syscall':
-            pc = per_call(s['dynamic'], F['dynamic'], data['ns_insn'])
-            for state, per in (pc[1].items() if pc else ()):
-                lines.append(f'* {STATE_TEXT[state]}, per traced call: {per:,.0f} '
-                             f'instructions ({"met" if per <= PER_CALL_TARGET[state] else "MISSED"}: '
-                             f'<= {PER_CALL_TARGET[state]:,}; x86_64: {X86_PER_CALL[state]:,})')
+            lines += ratio_targets(data)
         pfe = s.get('pfe', {}).get(('off', wl))
         if pfe:
             med = summary(pfe)[0]
@@ -384,6 +438,28 @@ def targets(data):
                      f'entries in {boot_p:.0f} pages; {"met" if record <= 8 else "MISSED"}: '
                      f'<= 8); memory held, with page rounding: '
                      f'{pages * 4096 / sites:.2f} bytes per site')
+    return lines
+
+
+def ratio_targets(data):
+    """The dynamic kernel's per-call and per-hit figures against the
+    anchor's (RATIO_TARGETS)."""
+    s, F, anchor = data['samples'], data['figures'], data.get('anchor')
+    pc = per_call(s['dynamic'], F['dynamic'], data['ns_insn'])
+    figures = dict(pc[1]) if pc else {}
+    figures.update(per_hit(s['dynamic'], data['ns_insn']))
+    lines = []
+    for state in RATIO_TARGETS:
+        if state not in figures:
+            continue
+        per = figures[state]
+        what = 'per traced call' if state in PER_CALL_STATES else 'per hit'
+        line = f'* {STATE_TEXT[state]}, {what}: {per:,.0f} instructions'
+        if anchor and anchor.get(state):
+            line += f' against {ANCHOR}\'s {anchor[state]:,.0f}: {verdict(state, per, anchor)}'
+        else:
+            line += f' (no {ANCHOR} figure: target <= {TARGET_RATIO}x not evaluated)'
+        lines.append(line)
     return lines
 
 

@@ -5,7 +5,9 @@
 # guest/bench/bench.sh in it, then tabulate with harness/bench.py.
 #
 #   bench.sh BUILD_DIR    (kernels in BUILD_DIR/kobj-{plain,fp,static,dynamic,pfe},
-#                         or kobj-MACHINE-* for MACHINE (environment) other than virt)
+#                         or kobj-MACHINE-* for MACHINE (environment) other than virt;
+#                         with BENCH_ANCHOR=x86_64, also BUILD_DIR/kobj-x86_64-dynamic,
+#                         the per-call figures of x86_64 from the same tree)
 #   bench.sh --calls BUILD_DIR VARIANT
 #                         only the per-traced-call figures, on one kernel
 #                         (`make bench-calls`; BUILD_DIR/bench/calls.md)
@@ -34,8 +36,8 @@ mkdir -p "$out"
 # workloads matter here, and they have passed in `make check`.
 quiet="trace_event= kunit.enable=0"
 
-boot() { # NAME VARIANT SCRIPT [CMDLINE]
-	local name=$1 kobj=$k$2 script=$3 extra=${4:-}
+boot() { # NAME KOBJ SCRIPT [CMDLINE]
+	local name=$1 kobj=$2 script=$3 extra=${4:-}
 	"$top/harness/stage.sh" "bench:$name" \
 		"$top/harness/qemu-run.sh" --kernel "$kobj/vmlinux" \
 		--initrd "$kobj/initramfs.cpio.gz" --timeout 900 --icount \
@@ -48,7 +50,7 @@ boot() { # NAME VARIANT SCRIPT [CMDLINE]
 
 if [ -n "$calls" ]; then
 	rm -f "$out/calls.log" "$out/calls.out"
-	boot calls "$calls" "$top/guest/bench/bench.sh" bench.only=calls
+	boot calls "$k$calls" "$top/guest/bench/bench.sh" bench.only=calls
 	exec python3 "$top/harness/bench.py" --calls "$out"
 fi
 [ -f "$out/results.json" ] && mv "$out/results.json" "$out/previous.json"
@@ -57,10 +59,17 @@ rm -f "$out"/*.log "$out"/*.out "$out/sizes.txt"
 # BENCH_VARIANTS (from the Makefile): 7.3 has no static (DYNAMIC_FTRACE=n) kernel.
 for v in ${BENCH_VARIANTS:-plain fp static dynamic pfe}; do
 	[ -f "$k$v/vmlinux" ] || { echo "bench: no kernel $k$v/vmlinux" >&2; exit 1; }
-	boot "$v" "$v" "$top/guest/bench/bench.sh"
+	boot "$v" "$k$v" "$top/guest/bench/bench.sh"
 	m68k-linux-gnu-size "$k$v/vmlinux" | awk -v v="$v" 'NR == 2 { print v, $1, $2, $3 }' \
 		>>"$out/sizes.txt"
 done
-boot stop_machine dynamic "$top/guest/bench/patch-all.sh" ftrace_patch_stop_machine
+boot stop_machine "${k}dynamic" "$top/guest/bench/patch-all.sh" ftrace_patch_stop_machine
+# The anchor: the getppid() loop and the probes on x86_64 (bench.py
+# sets its figures beside the dynamic kernel's).
+case ${BENCH_ANCHOR:-} in
+'') ;;
+x86_64) boot x86_64 "$b/kobj-x86_64-dynamic" "$top/guest/bench/bench.sh" bench.only=calls ;;
+*) echo "bench: unknown BENCH_ANCHOR '$BENCH_ANCHOR' (x86_64, or empty for none)" >&2; exit 1 ;;
+esac
 
 python3 "$top/harness/bench.py" "$out"

@@ -21,13 +21,19 @@ done
 workloads="syscall spawn"
 [ "$only" = calls ] && workloads=syscall
 
+iterations() { # WORKLOAD: its N
+	case $1 in
+	spawn) echo $NSPAWN ;;
+	ucall) echo $NUCALL ;;
+	*) echo $NSYSCALL ;;
+	esac
+}
+
 run() { # STATE: all workloads, REPS times each (its own variables start with _r)
 	_r=0
 	while [ $_r -lt $REPS ]; do
 		for _r_w in $workloads; do
-			_r_n=$NSYSCALL
-			[ "$_r_w" = spawn ] && _r_n=$NSPAWN
-			[ "$_r_w" = ucall ] && _r_n=$NUCALL
+			_r_n=$(iterations "$_r_w")
 			_r_out=$(bench "$_r_w" "$_r_n") || { echo "bench: '$_r_w' failed in state $1"; exit 1; }
 			echo "$_r_out" | sed "s/^BENCH /BENCH $1 /"
 		done
@@ -81,23 +87,41 @@ echo nop >$T/current_tracer
 # probe_pair KIND WORKLOAD TARGET: a KIND (kprobe, uprobe) event on TARGET,
 # then its return probe (kretprobe, uretprobe), each as a state of its own
 # name; TARGET is hit once per iteration of WORKLOAD, the only one run.
+# A probe that did not go in, or was hit less than once per iteration,
+# fails the run: its figure would measure nothing.
 probe_pair() {
 	_pp_w=$workloads
 	workloads=$2
+	# the hits column of KIND_profile (uprobes name the file first)
+	_pp_col=2
+	[ $1 = uprobe ] && _pp_col=3
 	for _pp_e in $1 ${1%probe}retprobe; do
 		_pp_t=p
 		[ $_pp_e = $1 ] || _pp_t=r
-		echo "$_pp_t:bench/$_pp_e $3" >$T/$1_events
-		echo 1 >$T/events/bench/$_pp_e/enable
+		if ! echo "$_pp_t:bench/$_pp_e $3" >$T/$1_events ||
+		   ! echo 1 >$T/events/bench/$_pp_e/enable; then
+			echo "bench: cannot enable a $_pp_e event on $3"
+			exit 1
+		fi
 		run $_pp_e
 		echo 0 >$T/events/bench/$_pp_e/enable
+		_pp_h=$(awk -v c=$_pp_col '{ s += $c } END { print s + 0 }' $T/$1_profile)
+		if [ "$_pp_h" -lt $((REPS * $(iterations $2))) ]; then
+			echo "bench: $_pp_e on $3 hit $_pp_h times in $REPS x $(iterations $2) iterations"
+			exit 1
+		fi
 		echo >$T/$1_events
 	done
 	workloads=$_pp_w
 }
 
-# on sys_getppid, in the getppid() loop
-[ -w $T/kprobe_events ] && probe_pair kprobe syscall sys_getppid
+# on getppid()'s system call function (sys_getppid; on x86_64, the
+# anchor, __x64_sys_getppid), in the getppid() loop
+if [ -w $T/kprobe_events ]; then
+	_sym=$(awk '$3 == "sys_getppid" || $3 == "__x64_sys_getppid" { print $3; exit }' /proc/kallsyms)
+	[ -n "$_sym" ] || { echo "bench: no getppid() system call function in /proc/kallsyms"; exit 1; }
+	probe_pair kprobe syscall "$_sym"
+fi
 # on probe_point() in bench itself, in the user-call loop
 if [ -w $T/uprobe_events ]; then
 	_off=$(bench ucall-offset) || { echo "bench: no offset for probe_point()"; exit 1; }

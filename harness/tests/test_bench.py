@@ -133,8 +133,8 @@ class BenchTest(unittest.TestCase):
         self.assertEqual(self.run_main(), 0)
         t = self.table()
         self.assertIn('Per probe hit (pfe kernel', t)
-        self.assertIn('| kprobe event on sys_getppid | 800 |', t)
-        self.assertIn('| uprobe event on a user function | 5,000 |', t)
+        self.assertIn('| kprobe event on getppid()\'s syscall function | 800 | - | no anchor |', t)
+        self.assertIn('| uprobe event on a user function | 5,000 | - | no anchor |', t)
         self.assertIn('| uretprobe event on a user function | 8,000 |', t)
         # a user call is no tracing-off target
         self.assertNotIn('off, a user function call', t)
@@ -172,10 +172,47 @@ class BenchTest(unittest.TestCase):
               'FIGURE entries-10000-calls 20013 entries\n')
         self.assertEqual(self.run_main(), 0)
         t = self.table()
-        self.assertIn('| function tracer, all functions | 3,498 | 584 | <= 580 (MISSED) |', t)
-        self.assertIn('| function_graph, all functions | 1,800 | 1,802 | <= 1,800 (met) |', t)
+        self.assertIn('| function tracer, all functions | 3,498 | - | no anchor |', t)
+        self.assertIn('| function_graph, all functions | 1,800 | - | no anchor |', t)
         self.assertIn('function_graph, all functions, per traced call: 1,800 instructions '
-                      '(met: <= 1,800; x86_64: 1,802)', t)
+                      '(no x86_64 figure: target <= 0.8x not evaluated)', t)
+        self.assertIn('No x86_64 anchor in this run', t)
+
+    def write_anchor(self, off=500, function=4500, graph=9700, kprobe=1500,
+                     entries=80002):
+        """x86_64.log/.out of the anchor: 8 traced entries per getppid()."""
+        write(self.d, 'x86_64.out', exit_line(0, 'pc'))
+        write(self.d, 'x86_64.log', bench_lines('off', [off] * 3, [1] * 3) +
+              bench_lines('function', [function] * 3, [1] * 3) +
+              bench_lines('function_graph', [graph] * 3, [1] * 3) +
+              bench_lines('kprobe', [kprobe] * 3, [1] * 3) +
+              f'FIGURE entries-10000-calls {entries} entries\n')
+
+    def test_anchor_ratios(self):
+        # m68k: function (8000 - 1004) / 2 = 3498, function_graph 1800,
+        # kprobe 1802 - 1004 = 798; x86_64: (4500 - 500) / 8 = 500,
+        # (9700 - 500) / 8 = 1150, kprobe 1000
+        with open(os.path.join(self.d, 'dynamic.log')) as f:
+            log = f.read()
+        write(self.d, 'dynamic.log', log + bench_lines('function_graph', [4604] * 3, [1] * 3) +
+              bench_lines('kprobe', [1802] * 3, [1] * 3) +
+              'FIGURE entries-10000-calls 20013 entries\n')
+        self.write_anchor()
+        self.assertEqual(self.run_main(), 0)
+        t = self.table()
+        self.assertIn('x86_64: 8 entries per getppid()', t)
+        self.assertIn('| function tracer, all functions | 3,498 | 500 | 7.00x (<= 0.8x: MISSED) |', t)
+        self.assertIn('| function_graph, all functions | 1,800 | 1,150 | 1.57x (<= 0.8x: MISSED) |', t)
+        self.assertIn('| kprobe event on getppid()\'s syscall function | 798 | 1,000 | 0.80x (<= 0.8x: met) |', t)
+        self.assertIn("kprobe event on getppid()\'s syscall function, per hit: 798 instructions against "
+                      "x86_64's 1,000: 0.80x (<= 0.8x: met)", t)
+        # a probe the anchor did not measure
+        self.assertNotIn('kretprobe event on sys_getppid, per hit', t)
+        with open(os.path.join(self.d, 'results.json')) as f:
+            self.assertEqual(json.load(f)['x86_64/function'], 500)
+        # an anchor boot without its entry count is an error, not a blank column
+        self.write_anchor(entries=0)
+        self.assertEqual(self.run_main(), 1)
 
     def test_instructions_from_the_guest_clock(self):
         # the Macintosh's guests run 8 ns an instruction: the same guest
@@ -188,11 +225,13 @@ class BenchTest(unittest.TestCase):
               bench_lines('kprobe', [1802] * 3, [1] * 3) +
               'FIGURE entries-10000-calls 20000 entries\n')
         write_outs(self.d, 3, 'q800')
+        # the anchor on its own clock: 1 ns an instruction
+        self.write_anchor(kprobe=900)
         self.assertEqual(self.run_main(), 0)
         t = self.table()
         self.assertIn('QEMU q800 68040, `-icount shift=3,sleep=off`: 8 ns of guest time', t)
-        self.assertIn('| function_graph, all functions | 225 | 1,802 | <= 1,800 (met) |', t)
-        self.assertIn('| kprobe event on sys_getppid | 100 |', t)
+        self.assertIn('| function_graph, all functions | 225 | 1,150 | 0.20x (<= 0.8x: met) |', t)
+        self.assertIn('| kprobe event on getppid()\'s syscall function | 100 | 400 | 0.25x (<= 0.8x: met) |', t)
         self.assertIn('0.12 instructions per function entry', t)
 
     def test_boots_on_different_clocks_fail(self):
@@ -211,7 +250,7 @@ class BenchTest(unittest.TestCase):
         with redirect_stdout(io.StringIO()):
             self.assertEqual(bench.main(['bench.py', '--calls', self.d]), 0)
         with open(os.path.join(self.d, 'calls.md')) as f:
-            self.assertIn('| function tracer, all functions | 580 | 584 | <= 580 (met) |',
+            self.assertIn('| function tracer, all functions | 580 | - | no anchor |',
                           f.read())
         # no entry count: no per-call figure, and that is an error
         write(self.d, 'calls.log', bench_lines('off', [100] * 3, [1] * 3))
