@@ -372,9 +372,9 @@ def render(data, previous=None):
     else:
         out += ['', f'No {ANCHOR} anchor in this run (`make bench BENCH_ANCHOR=` leaves '
                 'it out): the ratio targets are not evaluated.']
-    out += render_per_call(s['dynamic'], F['dynamic'], 'dynamic', data['ns_insn'], anchor)
-    out += render_per_hit(s['dynamic'], 'dynamic', data['ns_insn'], anchor)
-    out += render_per_hit(s['pfe'], 'pfe', data['ns_insn'], anchor)
+    for k in ('dynamic', 'pfe'):
+        out += render_per_call(s[k], F[k], k, data['ns_insn'], anchor)
+        out += render_per_hit(s[k], k, data['ns_insn'], anchor)
     out += ['', '## Targets', '']
     out += targets(data)
     if previous:
@@ -442,24 +442,26 @@ def targets(data):
 
 
 def ratio_targets(data):
-    """The dynamic kernel's per-call and per-hit figures against the
-    anchor's (RATIO_TARGETS)."""
+    """The per-call and per-hit figures of the dynamic and pfe kernels
+    against the anchor's (RATIO_TARGETS)."""
     s, F, anchor = data['samples'], data['figures'], data.get('anchor')
-    pc = per_call(s['dynamic'], F['dynamic'], data['ns_insn'])
-    figures = dict(pc[1]) if pc else {}
-    figures.update(per_hit(s['dynamic'], data['ns_insn']))
     lines = []
-    for state in RATIO_TARGETS:
-        if state not in figures:
-            continue
-        per = figures[state]
-        what = 'per traced call' if state in PER_CALL_STATES else 'per hit'
-        line = f'* {STATE_TEXT[state]}, {what}: {per:,.0f} instructions'
-        if anchor and anchor.get(state):
-            line += f' against {ANCHOR}\'s {anchor[state]:,.0f}: {verdict(state, per, anchor)}'
-        else:
-            line += f' (no {ANCHOR} figure: target <= {TARGET_RATIO}x not evaluated)'
-        lines.append(line)
+    for k in ('dynamic', 'pfe'):
+        pc = per_call(s[k], F[k], data['ns_insn'])
+        figures = dict(pc[1]) if pc else {}
+        figures.update(per_hit(s[k], data['ns_insn']))
+        for state in RATIO_TARGETS:
+            if state not in figures:
+                continue
+            per = figures[state]
+            what = 'per traced call' if state in PER_CALL_STATES else 'per hit'
+            line = f'* {STATE_TEXT[state]}, {what} ({k}): {per:,.0f} instructions'
+            if anchor and anchor.get(state):
+                line += (f' against {ANCHOR}\'s {anchor[state]:,.0f}: '
+                         f'{verdict(state, per, anchor)}')
+            else:
+                line += f' (no {ANCHOR} figure: target <= {TARGET_RATIO}x not evaluated)'
+            lines.append(line)
     return lines
 
 
