@@ -159,11 +159,11 @@ suites() {
 	q800 suite q800-kprobes q800-dynamic kprobes_suite
 	q800 suite q800-uprobes q800-dynamic guest 600 uprobes.sh $nokunit
 	# ColdFire: the tracing self tests, and the trace events of a boot
-	coldfire suite mcf5208-selftests mcf5208-boot console_suite selftests
-	coldfire suite mcf5208-boottrace mcf5208-boottrace console_suite boottrace
-	coldfire suite mcf5208-bootgraph mcf5208-bootgraph console_suite bootgraph
-	coldfire suite mcf5208-flat mcf5208-flat flat_suite
-	coldfire suite mcf5208-lockdep mcf5208-lockdep flat_suite lockdep
+	coldfire suite mcf5208-selftests mcf5208-boot nouser_suite 300 selftests
+	coldfire suite mcf5208-boottrace mcf5208-boottrace nouser_suite 300 boottrace
+	coldfire suite mcf5208-bootgraph mcf5208-bootgraph nouser_suite 300 bootgraph
+	coldfire suite mcf5208-flat mcf5208-flat nouser_suite 600
+	coldfire suite mcf5208-lockdep mcf5208-lockdep nouser_suite 600 lockdep
 }
 
 selected() { # NAME: is NAME one of the SUITES patterns?
@@ -298,26 +298,18 @@ ftrace_bug_suite() { # NAME VARIANT
 		guest "$1" "$2" 600 ftrace-bug.sh $nokunit
 }
 
-# A boot without userland (ColdFire), to the root mount panic that ends
-# it, then harness/console-checks.sh WHAT on its console log.
-console_suite() { # NAME VARIANT WHAT
+# A ColdFire kernel booted without userland (qemu-run.sh --no-userland):
+# its console holds the self tests, a boot-time trace dumped at the root
+# mount panic, or the FLAT init's own checks (guest/flat/init.c: CHECK
+# lines and HARNESS-EXIT); with WHAT, harness/console-checks.sh WHAT reads
+# the console log on the host as well.
+nouser_suite() { # NAME VARIANT TIMEOUT [WHAT]
 	"$top/harness/stage.sh" "check:$1" \
 		"$top/harness/qemu-run.sh" --kernel "$B/kobj-$2/vmlinux" --no-userland \
-		--timeout 300 --strict --icount --log "$L/$1.log" >"$L/$1.out" 2>&1
-	grep -E '^(==>|qemu-run:)' "$L/$1.out"
-	post console-checks "$1-host" "$top/harness/console-checks.sh" "$3" "$L/$1.log" \
-		"$B/kobj-$2/vmlinux"
-}
-
-# ColdFire's FLAT init (guest/flat/init.c, built into the kernel): tracefs
-# driven at run time, its checks and HARNESS-EXIT on the console; with
-# WHAT, harness/console-checks.sh WHAT on the console log as well.
-flat_suite() { # NAME VARIANT [WHAT]
-	"$top/harness/stage.sh" "check:$1" \
-		"$top/harness/qemu-run.sh" --kernel "$B/kobj-$2/vmlinux" --no-userland \
-		--timeout 600 --strict --icount --log "$L/$1.log" >"$L/$1.out" 2>&1
+		--timeout "$3" --strict --icount --log "$L/$1.log" >"$L/$1.out" 2>&1
 	grep -E '^(==>|qemu-run:)|^CHECK FAIL' "$L/$1.out"
-	[ -z "${3:-}" ] || post console-checks "$1-host" "$top/harness/console-checks.sh" "$3" "$L/$1.log"
+	[ -z "${4:-}" ] || post console-checks "$1-host" "$top/harness/console-checks.sh" "$4" \
+		"$L/$1.log" "$B/kobj-$2/vmlinux"
 }
 
 # lockdep watching the suites that lock and switch the most
@@ -335,8 +327,8 @@ suite() { # NAME VARIANT FUNCTION [ARGS]: FUNCTION NAME VARIANT [ARGS]
 	units+=("$name")
 	case $fn in
 	kprobes_suite) units+=("$name-offsets") ;;
-	trace_cmd_suite|console_suite) units+=("$name-host") ;;
-	flat_suite) [ $# -lt 4 ] || units+=("$name-host") ;;
+	trace_cmd_suite) units+=("$name-host") ;;
+	nouser_suite) [ $# -lt 5 ] || units+=("$name-host") ;;
 	host_suite|harness_suite) "$fn"; return ;;   # at once, alone
 	esac
 	if [ "$running" -ge "$slots" ]; then
