@@ -39,7 +39,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 BOOT_TMP=$(mktemp -d)
 trap 'rm -rf "$BOOT_TMP"' EXIT
 # boottrace, bootgraph: what ftrace_dump_on_oops printed after its banner
-printed=$(sed -n '/^Dumping ftrace buffer:/,$p' "$log")
+printed=
+case $what in boottrace|bootgraph) printed=$(sed -n '/^Dumping ftrace buffer:/,$p' "$log") ;; esac
 case $what in
 selftests)
 	BOOT_LOG=$log
