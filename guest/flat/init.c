@@ -210,14 +210,21 @@ static long put(const char *path, const char *s, int flags)
 	return r < 0 ? r : 0;
 }
 
+/* "/tracing/FILE", built in @p */
+static const char *tpath(struct out *p, const char *file)
+{
+	p->n = 0;
+	out_str(p, T);
+	out_str(p, file);
+	p->buf[p->n] = 0;
+	return p->buf;
+}
+
 static long set(const char *file, const char *s)
 {
-	struct out p = { .n = 0 };
+	struct out p;
 
-	out_str(&p, T);
-	out_str(&p, file);
-	p.buf[p.n] = 0;
-	return put(p.buf, s, O_TRUNC);
+	return put(tpath(&p, file), s, O_TRUNC);
 }
 
 /* read @path into @buf (NUL-terminated): its length or -errno */
@@ -246,12 +253,22 @@ static long get_path(const char *path, char *buf, unsigned long size)
 
 static long get(const char *file, char *buf, unsigned long size)
 {
-	struct out p = { .n = 0 };
+	struct out p;
 
-	out_str(&p, T);
-	out_str(&p, file);
-	p.buf[p.n] = 0;
-	return get_path(p.buf, buf, size);
+	return get_path(tpath(&p, file), buf, size);
+}
+
+/*
+ * Stop tracing, read the trace into @buf, then put the nop tracer back
+ * and tracing on again: in that order, as a change of tracer empties the
+ * buffer.  The caller resets its own options after.
+ */
+static void stop_and_read(char *buf, unsigned long size)
+{
+	set("tracing_on", "0");
+	get("trace", buf, size);
+	set("current_tracer", "nop");
+	set("tracing_on", "1");
 }
 
 static long number(const char *s)
@@ -396,7 +413,7 @@ static int want_word(struct out *w, const char *text, const char *word)
  * lockdep's debug_locks (1 while it watches; its first report or a full
  * table turns it off for good), or -1 on a kernel without lockdep
  */
-static long debug_locks(char *buf, unsigned long size)
+static long lockdep_watching(char *buf, unsigned long size)
 {
 	const char *p;
 
@@ -453,7 +470,7 @@ int main(void)
 
 	/* the tracers a preemptible ColdFire kernel offers */
 	/* on a lockdep kernel (mcf5208-lockdep): is lockdep watching? */
-	locks = debug_locks(buf, sizeof(buf));
+	locks = lockdep_watching(buf, sizeof(buf));
 	if (locks != -1) {
 		out_str(&w, "debug_locks is ");
 		out_num(&w, locks);
@@ -532,8 +549,7 @@ int main(void)
 	      same_words(site + 1, getppid_text + (site - (const u16 *)sy.addr[1]) + 1, 2), &w);
 
 	getpid_n(__NR_getppid, 10);
-	set("tracing_on", "0");
-	get("trace", buf, sizeof(buf));
+	stop_and_read(buf, sizeof(buf));
 	n = count_lines(buf, " sys_getppid <-", 0);
 	m = count_lines(buf, " <-", 0);
 	out_str(&w, "10 getppid() calls traced ");
@@ -543,9 +559,7 @@ int main(void)
 	out_str(&w, " function entries in all");
 	check_text("flat:function-calls", n == 10 && m == 10, &w, buf);
 
-	set("current_tracer", "nop");
 	set("set_ftrace_filter", "");
-	set("tracing_on", "1");
 	out_str(&w, "sys_getppid after nop: ");
 	out_words(&w, (const u16 *)sy.addr[1], 8);
 	out_str(&w, ", before: ");
@@ -559,13 +573,9 @@ int main(void)
 	set("trace", "");
 	set("current_tracer", "function");
 	getpid_n(__NR_getppid, 1);
-	set("tracing_on", "0");
-	/* (read before a change of tracer empties the buffer) */
-	get("trace", buf, sizeof(buf));
-	set("current_tracer", "nop");
+	stop_and_read(buf, sizeof(buf));
 	set("options/func_stack_trace", "0");
 	set("set_ftrace_filter", "");
-	set("tracing_on", "1");
 	n = count_lines(buf, "<stack trace>", 0);
 	m = count_lines(buf, " => system_call", 0);
 	out_str(&w, "func_stack_trace gave ");
@@ -581,12 +591,9 @@ int main(void)
 	set("trace", "");
 	set("current_tracer", "function_graph");
 	getpid_n(__NR_getpid, 4);
-	set("tracing_on", "0");
-	get("trace", buf, sizeof(buf));
-	set("current_tracer", "nop");
+	stop_and_read(buf, sizeof(buf));
 	set("set_graph_function", "");
 	set("options/funcgraph-retval", "0");
-	set("tracing_on", "1");
 	n = count_lines(buf, "sys_getpid()", 0);
 	/* a leaf "sys_getpid(); / * ret=0x1 * /", or "} / * sys_getpid ret=0x1 * /" */
 	m = count_lines(buf, "sys_getpid(); /* ret=0x1 */", 0) +
@@ -721,15 +728,12 @@ int main(void)
 		for (n = 0; n < 3; n++)
 			sleep_ms(5);
 		lookup(&sy);
-		set("tracing_on", "0");
 		get("tracing_max_latency", buf, sizeof(buf));
 		lat = number(buf);
-		get("trace", buf, sizeof(buf));
+		stop_and_read(buf, sizeof(buf));
 		n = count_lines(buf, "# ", tracer);
 		m = count_lines(buf, "=> started at:", 0) +
 		    count_lines(buf, "=> ended at:", 0);
-		set("current_tracer", "nop");
-		set("tracing_on", "1");
 		out_str(&w, tracer);
 		out_str(&w, ": ");
 		out_num(&w, r);
@@ -745,7 +749,7 @@ int main(void)
 
 out:
 	if (locks != -1) {
-		locks = debug_locks(buf, sizeof(buf));
+		locks = lockdep_watching(buf, sizeof(buf));
 		out_str(&w, "debug_locks is ");
 		out_num(&w, locks);
 		out_str(&w, " after the checks: lockdep turned itself off");
