@@ -136,10 +136,18 @@ bootgraph)
 		awk -F'|' '{ print (length($1) - 1) / 2, $2 }')
 	nc=$(grep -c . <<<"$calls" || true)
 	check graph:calls "$nc function_graph calls in the dump, want >= 20" test "$nc" -ge 20
+	# The filter: nothing but do_IRQ at the top.  An interrupt may also
+	# show do_IRQ at depth 1 without a caller: fgraph counts a function's
+	# depth (function_graph_enter_regs(): ++curr_ret_depth) before it asks
+	# the tracer whether the filter wants it, and undoes that only after,
+	# so an interrupt landing in that window, in any traced-then-refused
+	# function, finds the depth one up.  (A nested do_IRQ inside an open
+	# one is the same call at depth 2 or more: not counted.)
 	other=$(awk '$1 == 0 && $2 != "do_IRQ" { print $2 }' <<<"$calls" | sort -u | head -3 | tr '\n' ' ')
 	ntop=$(awk '$1 == 0' <<<"$calls" | grep -c . || true)
-	check graph:filter "$ntop calls at the top, want >= 3, all do_IRQ (others: $other)" \
-		test "$ntop" -ge 3 -a -z "$other"
+	nirq=$(awk '$1 <= 1 && $2 == "do_IRQ"' <<<"$calls" | grep -c . || true)
+	check graph:filter "$nirq do_IRQ calls at depth 0 or 1 ($ntop calls at depth 0), want >= 3; nothing else at depth 0 (others: $other)" \
+		test "$nirq" -ge 3 -a -z "$other"
 	nested=$(awk '$1 >= 1' <<<"$calls" | grep -c . || true)
 	check graph:nested "$nested calls below do_IRQ, want >= 10" test "$nested" -ge 10
 	# durations ("1.536 us"); a jiffies clock gives 0 or 10000 us
