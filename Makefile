@@ -89,8 +89,8 @@ ifeq ($(MACHINE),mcf5208)
 ifeq ($(origin VARIANT),file)
 VARIANT  := boottrace
 endif
-ifeq ($(filter boot boottrace bootgraph flat lockdep,$(VARIANT)),)
-$(error MACHINE=mcf5208 has the kernels boot, boottrace, bootgraph, flat and lockdep, not '$(VARIANT)')
+ifeq ($(filter boot boottrace bootgraph flat lockdep bench,$(VARIANT)),)
+$(error MACHINE=mcf5208 has the kernels boot, boottrace, bootgraph, flat, lockdep and bench, not '$(VARIANT)')
 endif
 endif
 export MACHINE
@@ -99,7 +99,7 @@ KOBJ     := $(B)/kobj-$(if $(filter-out virt,$(MACHINE)),$(MACHINE)-)$(VARIANT)
 # command line; flat: the initramfs, no self tests): one with no objects
 # yet starts from a copy of the boot kernel's, and kbuild rebuilds what
 # depends on the changed options (seconds instead of minutes).
-SEED_KOBJ := $(if $(filter mcf5208-boottrace mcf5208-bootgraph mcf5208-flat,$(MACHINE)-$(VARIANT)),$(B)/kobj-mcf5208-boot)
+SEED_KOBJ := $(if $(filter mcf5208-boottrace mcf5208-bootgraph mcf5208-flat mcf5208-bench,$(MACHINE)-$(VARIANT)),$(B)/kobj-mcf5208-boot)
 JOBS     ?= $(shell nproc)
 GUEST_TIMEOUT ?= 600
 STAGE    := $(CURDIR)/harness/stage.sh
@@ -125,6 +125,8 @@ FRAGS_bootgraph := bootgraph
 FRAGS_flat    := flat
 ifeq ($(MACHINE),mcf5208)
 FRAGS_lockdep := flat lockdep
+# make bench MACHINE=mcf5208: the FLAT init times the tracers
+FRAGS_bench   := flat flatbench
 endif
 # the anchor: the same tracing options, with fentry instead of frame pointers
 ifeq ($(MACHINE),x86_64)
@@ -201,7 +203,7 @@ $(FLAT_INIT): guest/flat/init.c harness/elf2flt.py harness/build-flat-init.sh | 
 	@$(STAGE) flat-init harness/build-flat-init.sh guest/flat/init.c $(dir $@)
 	@touch $@
 
-kernel: tree $(KOBJ)/.config $(if $(filter mcf5208-flat mcf5208-lockdep,$(MACHINE)-$(VARIANT)),$(FLAT_INIT))
+kernel: tree $(KOBJ)/.config $(if $(filter mcf5208-flat mcf5208-lockdep mcf5208-bench,$(MACHINE)-$(VARIANT)),$(FLAT_INIT))
 	@$(STAGE) kernel-$(VARIANT) harness/build-kernel.sh $(TREE) $(KOBJ) $(JOBS)
 	@harness/kconfig.sh --verify $(KOBJ) $(FRAGS)
 
@@ -238,9 +240,9 @@ ifeq ($(MACHINE),mcf5208)
 # kernel: the trace events of the boot; VARIANT=boot: the self tests;
 # VARIANT=bootgraph: function_graph from boot; VARIANT=flat: the FLAT
 # init's checks, printed by the guest itself).
-NO_USERLAND_GOALS := guest shell record sweep bench bench-calls profile
+NO_USERLAND_GOALS := guest shell record sweep bench-calls profile
 ifneq ($(filter $(NO_USERLAND_GOALS),$(MAKECMDGOALS)),)
-$(error MACHINE=mcf5208 boots without userland (no MMU, no libc): make run and make check only)
+$(error MACHINE=mcf5208 boots without userland (no MMU, no libc): make run, make check and make bench only)
 endif
 initramfs: kernel
 
@@ -340,13 +342,20 @@ results:
 # The benchmark kernels (BENCH_VARIANTS, see FRAGS_*) and, on the virt
 # machine, the anchor (BENCH_ANCHOR=x86_64, the default; BENCH_ANCHOR= for
 # none), then harness/bench.sh.
+# MACHINE=mcf5208: the FLAT init of the bench kernel times the getppid()
+# loop in each tracing state (the per-call figures of make bench-calls).
 BENCH_ANCHOR ?= $(if $(filter virt,$(MACHINE)),x86_64)
 bench:
+ifeq ($(MACHINE),mcf5208)
+	@$(MAKE) --no-print-directory kernel VARIANT=bench
+	@$(STAGE) bench harness/bench.sh --calls $(B) bench
+else
 	@for v in $(BENCH_VARIANTS); do \
 		$(MAKE) --no-print-directory initramfs VARIANT=$$v; done
 	@$(if $(BENCH_ANCHOR),$(MAKE) --no-print-directory initramfs MACHINE=$(BENCH_ANCHOR) VARIANT=dynamic)
 	@BENCH_VARIANTS="$(BENCH_VARIANTS)" BENCH_ANCHOR="$(BENCH_ANCHOR)" \
 		$(STAGE) bench harness/bench.sh $(B)
+endif
 
 # The upstream form of the port: patches/series as commits on a git import
 # of the pristine tree, each also adding the overlay files patches/overlay-map

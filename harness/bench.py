@@ -115,7 +115,8 @@ def fig(figures, name):
     return statistics.median(vals) if vals else None
 
 
-ICOUNT = re.compile(r'^qemu-run: guest script exited 0 .*\(-icount shift=(\d+): .*, (\S+)\)$')
+# (ColdFire's FLAT init adds " (the FLAT init)")
+ICOUNT = re.compile(r'^qemu-run: guest script exited 0 .*\(-icount shift=(\d+): [^)]*, (\S+)\)')
 
 
 def icount(path):

@@ -18,6 +18,11 @@
  * pointer: it looks at the call sites the tracers rewrite (addresses
  * from /proc/kallsyms) to see each switch land and each restore leave
  * the original bytes.
+ *
+ * With "flat.bench" on the kernel command line (VARIANT=bench, make bench
+ * MACHINE=mcf5208) it then times getppid() loops in the states of
+ * guest/bench/bench.sh's bench.only=calls and prints its "BENCH state
+ * syscall ns" and "FIGURE" lines for harness/bench.py.
  */
 #include <asm/unistd.h>
 
@@ -441,6 +446,133 @@ static void sleep_ms(long ms)
 	sys3(__NR_nanosleep, ts, 0, 0);
 }
 
+/* --- make bench MACHINE=mcf5208 (flat.bench) -------------------------- */
+
+#define BENCH_REPS	5
+#define BENCH_CALLS	10000
+
+/*
+ * CLOCK_MONOTONIC in ns, modulo 2^32 (a difference holds 4.29 s; no 64-bit
+ * arithmetic without libgcc): under -icount it counts instructions.
+ */
+static u32 now_ns(void)
+{
+	long ts[2];
+
+	sys3(__NR_clock_gettime, 1, ts, 0);
+	return (u32)ts[0] * 1000000000u + (u32)ts[1];
+}
+
+/* BENCH_REPS lines "BENCH @state syscall NS": ns per getppid() */
+static void bench_state(const char *state)
+{
+	struct out o = { .n = 0 };
+	int rep;
+
+	for (rep = 0; rep < BENCH_REPS; rep++) {
+		u32 t = now_ns();
+
+		getpid_n(__NR_getppid, BENCH_CALLS);
+		t = now_ns() - t;
+		out_str(&o, "BENCH ");
+		out_str(&o, state);
+		out_str(&o, " syscall ");
+		out_num(&o, t / BENCH_CALLS);
+		out_str(&o, ".");
+		out_num(&o, t % BENCH_CALLS * 10 / BENCH_CALLS);
+		out_line(&o);
+	}
+}
+
+/* the events the tracer recorded for @n getppid(), or -1 if it overran */
+static long bench_entries(char *buf, unsigned long size, int n)
+{
+	const char *p;
+
+	set("trace", "");
+	getpid_n(__NR_getppid, n);
+	if (get("per_cpu/cpu0/stats", buf, size) < 0 || !find(buf, "\noverrun: 0\n"))
+		return -1;
+	p = find(buf, "entries: ");
+	return p ? number(p + slen("entries: ")) : -1;
+}
+
+/* a kprobe or kretprobe event (@kind "p" or "r") on sys_getppid, timed */
+static int bench_probe(char *buf, unsigned long size, const char *kind, const char *state)
+{
+	struct out o = { .n = 0 };
+	const char *p;
+	long hits;
+
+	out_str(&o, kind);
+	out_str(&o, ":bench/");
+	out_str(&o, state);
+	out_str(&o, " sys_getppid");
+	o.buf[o.n] = 0;
+	if (set("kprobe_events", o.buf) || set("events/bench/enable", "1")) {
+		say("flat-init: bench: cannot enable a probe event on sys_getppid");
+		return 1;
+	}
+	bench_state(state);
+	set("events/bench/enable", "0");
+	/* "  bench/STATE  HITS  MISSED": each call hit it once */
+	get("kprobe_profile", buf, size);
+	p = find(buf, state);
+	hits = 0;
+	if (p) {
+		for (p += slen(state); *p == ' '; p++)
+			;
+		hits = number(p);
+	}
+	set("kprobe_events", "");
+	if (hits < BENCH_REPS * BENCH_CALLS) {
+		o.n = 0;
+		out_str(&o, "flat-init: bench: the probe was hit ");
+		out_num(&o, hits);
+		out_str(&o, " times");
+		out_line(&o);
+		return 1;
+	}
+	return 0;
+}
+
+/* the states of guest/bench/bench.sh's bench.only=calls: 0 or 1 (failed) */
+static int run_bench(char *buf, unsigned long size)
+{
+	struct out o = { .n = 0 };
+	char kb[16];
+	long e1, e2;
+	int i;
+
+	say("flat-init: make bench (flat.bench on the command line)");
+	bench_state("off");
+	set("current_tracer", "function");
+	bench_state("function");
+	/* traced entries per call: the difference of two loop lengths */
+	get("buffer_size_kb", buf, size);
+	for (i = 0; buf[i] >= '0' && buf[i] <= '9' && i < (int)sizeof(kb) - 1; i++)
+		kb[i] = buf[i];
+	kb[i] = 0;
+	set("buffer_size_kb", "4096");
+	e1 = bench_entries(buf, size, BENCH_CALLS);
+	e2 = bench_entries(buf, size, 2 * BENCH_CALLS);
+	set("current_tracer", "nop");
+	set("buffer_size_kb", kb);
+	if (e1 < 0 || e2 < 0) {
+		say("flat-init: bench: the ring buffer overran while counting entries");
+		return 1;
+	}
+	out_str(&o, "FIGURE entries-10000-calls ");
+	out_num(&o, (e2 - e1) * 10000 / BENCH_CALLS);
+	out_str(&o, " entries");
+	out_line(&o);
+	set("current_tracer", "function_graph");
+	bench_state("function_graph");
+	set("current_tracer", "nop");
+	return bench_probe(buf, size, "p", "kprobe") ||
+	       bench_probe(buf, size, "r", "kretprobe");
+}
+
 /* --- the checks ------------------------------------------------------- */
 
 int main(void)
@@ -746,6 +878,9 @@ int main(void)
 		check(i ? "flat:preemptirqsoff" : "flat:preemptoff",
 		      r == 0 && lat > 0 && n >= 1 && m == 2, &w);
 	}
+
+	if (get_path("/proc/cmdline", buf, sizeof(buf)) > 0 && find(buf, "flat.bench"))
+		failed += run_bench(buf, sizeof(buf));
 
 out:
 	if (locks != -1) {

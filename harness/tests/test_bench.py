@@ -260,6 +260,19 @@ class BenchTest(unittest.TestCase):
         with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
             self.assertEqual(bench.main(['bench.py', '--calls', self.d]), 1)
 
+    def test_calls_of_the_flat_init(self):
+        # ColdFire: qemu-run's exit line names the FLAT init after the clock
+        write(self.d, 'calls.out', exit_line(3, 'mcf5208evb').rstrip('\n') +
+              ' (the FLAT init)\n')
+        write(self.d, 'calls.log', bench_lines('off', [800] * 3, [1] * 3) +
+              bench_lines('function', [8800] * 3, [1] * 3) +
+              'FIGURE entries-10000-calls 20000 entries\n')
+        with redirect_stdout(io.StringIO()):
+            self.assertEqual(bench.main(['bench.py', '--calls', self.d]), 0)
+        with open(os.path.join(self.d, 'calls.md')) as f:
+            # (8800 - 800) ns / 2 entries / 8 ns an instruction
+            self.assertIn('| function tracer, all functions | 500 | - | no anchor |', f.read())
+
     def test_missing_log_fails(self):
         os.unlink(os.path.join(self.d, 'fp.log'))
         self.assertEqual(self.run_main(), 1)
