@@ -25,6 +25,7 @@
  * syscall ns" and "FIGURE" lines for harness/bench.py.
  */
 #include <asm/unistd.h>
+#include <linux/perf_event.h>
 
 #define O_RDONLY	0
 #define O_WRONLY	1
@@ -446,6 +447,41 @@ static void sleep_ms(long ms)
 	sys3(__NR_nanosleep, ts, 0, 0);
 }
 
+/*
+ * A perf counter of this task for event @config of @type, enabled around
+ * @what: 1, seven getppid() calls; 2, three 5 ms sleeps.  0 and the
+ * count in @count, or -errno.
+ */
+static long perf_count(u32 type, unsigned long config, int what,
+		       unsigned long long *count)
+{
+	struct perf_event_attr attr;
+	long fd, r;
+	int i;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = type;
+	attr.size = sizeof(attr);
+	attr.config = config;
+	attr.disabled = 1;
+	attr.exclude_hv = 1;
+	*count = 0;
+	fd = sys5(__NR_perf_event_open, (long)&attr, 0, -1, -1, 0);
+	if (fd < 0)
+		return fd;
+	sys3(__NR_ioctl, fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (i = 0; i < (what == 1 ? 7 : 3); i++) {
+		if (what == 1)
+			sys3(__NR_getppid, 0, 0, 0);
+		else
+			sleep_ms(5);
+	}
+	sys3(__NR_ioctl, fd, PERF_EVENT_IOC_DISABLE, 0);
+	r = sys3(__NR_read, fd, count, sizeof(*count));
+	sys3(__NR_close, fd, 0, 0);
+	return r == sizeof(*count) ? 0 : (r < 0 ? r : -1);
+}
+
 /* --- make bench MACHINE=mcf5208 (flat.bench) -------------------------- */
 
 #define BENCH_REPS	5
@@ -585,6 +621,7 @@ int main(void)
 	};
 	u16 getpid_text[8], getppid_text[8];
 	const u16 *site;
+	unsigned long long count;
 	long r, pid, locks;
 	int i, n, m, failed = 0;
 
@@ -849,6 +886,27 @@ int main(void)
 	out_num(&w, i);
 	out_str(&w, " times");
 	check_text("flat:syscall-args", m == -ENOENT && n == 1 && i == 1, &w, buf);
+
+	/*
+	 * perf events: counters of a tracepoint and of a software event,
+	 * read after a known number of occurrences
+	 */
+	get("events/syscalls/sys_enter_getppid/id", buf, sizeof(buf));
+	r = perf_count(PERF_TYPE_TRACEPOINT, number(buf), 1, &count);
+	out_str(&w, "perf_event_open(sys_enter_getppid, id ");
+	out_num(&w, number(buf));
+	out_str(&w, "): ");
+	out_num(&w, r);
+	out_str(&w, "; 7 getppid() counted ");
+	out_num(&w, (long)count);
+	check("flat:perf-tracepoint", r == 0 && count == 7, &w);
+	r = perf_count(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, 2, &count);
+	out_str(&w, "perf_event_open(context-switches): ");
+	out_num(&w, r);
+	out_str(&w, "; 3 sleeps counted ");
+	out_num(&w, (long)count);
+	/* (a wakeup may preempt init now and then: a few more switches) */
+	check("flat:perf-software", r == 0 && count >= 3 && count < 10, &w);
 
 	/* the latency tracers that exist only on a preemptible kernel */
 	for (i = 0; i < 2; i++) {

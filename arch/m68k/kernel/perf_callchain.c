@@ -90,6 +90,14 @@ void perf_callchain_user(struct perf_callchain_entry_ctx *entry,
 	if (perf_callchain_store(entry, regs->pc))
 		return;
 
+	/*
+	 * Without an MMU (ColdFire) a user access has no exception fixup:
+	 * a stale frame pointer would fault in the kernel.  The call chain
+	 * is the user pc alone there.
+	 */
+	if (!IS_ENABLED(CONFIG_MMU))
+		return;
+
 	pagefault_disable();
 	while (fp && !(fp & 1) && access_ok((void __user *)fp, 8)) {
 		unsigned long frame[2];
