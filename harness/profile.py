@@ -25,8 +25,6 @@ STATES = ['off', 'function', 'function_graph']
 STATE_TEXT = {'off': 'tracing off',
               'function': 'function tracer, all functions',
               'function_graph': 'function_graph, all functions'}
-X86 = {'function': 584, 'function_graph': 1802}
-TARGET = {'function': 580, 'function_graph': 1800}
 ENTRY = ('ftrace_caller', '_mcount')
 
 
@@ -100,8 +98,9 @@ def render(sym, prof):
     out = []
     base = len(prof['off'][0]) if 'off' in prof else None
     entry_pcs = {sym.addr[n] for n in ENTRY if n in sym.addr}
+    # (x86_64's figures and the targets: make bench, which boots the anchor)
     summary = ['| state | instructions in sys_getppid() | traced entries | '
-               'per traced call | x86_64 | target |', '|---|---:|---:|---:|---:|---:|']
+               'per traced call |', '|---|---:|---:|---:|']
     for state in STATES:
         if state not in prof:
             continue
@@ -121,12 +120,10 @@ def render(sym, prof):
             out.append(f'| {n} | {c:,} | {c / total * 100:.1f} % |')
         out.append('')
         if state == 'off' or base is None or not entries:
-            summary.append(f'| {STATE_TEXT[state]} | {total:,} | {entries} | | | |')
+            summary.append(f'| {STATE_TEXT[state]} | {total:,} | {entries} | |')
             continue
         per = (total - base) / entries
-        met = 'met' if per <= TARGET[state] else 'MISSED'
-        summary.append(f'| {STATE_TEXT[state]} | {total:,} | {entries} | {per:,.0f} | '
-                       f'{X86[state]:,} | <= {TARGET[state]:,} ({met}) |')
+        summary.append(f'| {STATE_TEXT[state]} | {total:,} | {entries} | {per:,.0f} |')
     return '\n'.join(summary + [''] + out)
 
 
