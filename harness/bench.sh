@@ -70,7 +70,7 @@ for v in ${BENCH_VARIANTS:-plain fp static dynamic pfe}; do
 done
 boot stop_machine "${k}dynamic" "$top/guest/bench/patch-all.sh" ftrace_patch_stop_machine
 # The anchor: the getppid() loop and the probes on x86_64 (bench.py
-# sets its figures beside the dynamic kernel's).
+# sets its figures beside the dynamic and pfe kernels').
 case ${BENCH_ANCHOR:-} in
 '') ;;
 x86_64) boot x86_64 "$b/kobj-x86_64-dynamic" "$top/guest/bench/bench.sh" bench.only=calls ;;
