@@ -10,16 +10,18 @@ set -euo pipefail
 . "$(dirname "$0")/arch.sh"
 tree=$1 kobj=$2 jobs=$3
 km=(make -C "$tree" O="$kobj" ARCH="$KARCH" CROSS_COMPILE="$CROSS" -j"$jobs")
+modules=''
+grep -qx 'CONFIG_MODULES=y' "$kobj/.config" && modules=1
 targets=(vmlinux)
 [ "$KARCH" != x86_64 ] || targets+=(bzImage)
-if grep -qx 'CONFIG_MODULES=y' "$kobj/.config"; then targets+=(modules); fi
+[ -z "$modules" ] || targets+=(modules)
 if ! "${km[@]}" "${targets[@]}" >"$kobj/build.log" 2>&1; then
 	grep -E 'error|Error|\*\*\*' "$kobj/build.log" | head -40 >&2
 	echo "build-kernel: FAILED, full log: $kobj/build.log" >&2
 	exit 1
 fi
 grep -E 'warning:' "$kobj/build.log" | sort -u | head -20 || true
-if ! grep -qx 'CONFIG_MODULES=y' "$kobj/.config"; then
+if [ -z "$modules" ]; then
 	echo "build-kernel: $(du -h "$kobj/vmlinux" | cut -f1) vmlinux, no modules (CONFIG_MODULES off)"
 	exit 0
 fi
