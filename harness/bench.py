@@ -167,6 +167,15 @@ def per_hit(samples, ns_insn):
     return out
 
 
+def call_figures(samples, figures, ns_insn):
+    """per_call() and per_hit() in one: -> (traced entries per getppid()
+    or None, {state: instructions})."""
+    pc = per_call(samples, figures, ns_insn)
+    out = dict(pc[1]) if pc else {}
+    out.update(per_hit(samples, ns_insn))
+    return (pc[0] if pc else None), out
+
+
 def load_anchor(d):
     """The anchor's figures, {state: instructions} per traced call and per
     probe hit, with 'entries' (traced entries per getppid()); None when
@@ -175,13 +184,11 @@ def load_anchor(d):
         return None
     shift, _ = icount(os.path.join(d, f'{ANCHOR}.out'))
     samples, figures = parse_log(os.path.join(d, f'{ANCHOR}.log'))
-    pc = per_call(samples, figures, 1 << shift)
-    if not pc:
+    entries, out = call_figures(samples, figures, 1 << shift)
+    if not entries:
         raise BenchError(f'{ANCHOR}.log: no per-call figures (no BENCH lines or '
                          'no traced-entry count)')
-    out = dict(pc[1])
-    out.update(per_hit(samples, 1 << shift))
-    out['entries'] = pc[0]
+    out['entries'] = entries
     return out
 
 
@@ -448,9 +455,7 @@ def ratio_targets(data):
     s, F, anchor = data['samples'], data['figures'], data.get('anchor')
     lines = []
     for k in ('dynamic', 'pfe'):
-        pc = per_call(s[k], F[k], data['ns_insn'])
-        figures = dict(pc[1]) if pc else {}
-        figures.update(per_hit(s[k], data['ns_insn']))
+        _, figures = call_figures(s[k], F[k], data['ns_insn'])
         for state in RATIO_TARGETS:
             if state not in figures:
                 continue
