@@ -4,8 +4,10 @@
 # m68k program OUTDIR/NAME (installed as /usr/bin/NAME in the guest by
 # harness/mkinitramfs.sh); an x86_64 one with GUEST_ARCH=x86_64 (arch.sh).
 # build-guest-bin.sh SRCDIR OUTDIR NAME...: only those programs (the
-# anchor has bench alone: the others test m68k's own instructions).  Only programs older than their source are
-# rebuilt; programs whose source is gone are removed.
+# anchor has bench alone: the others test m68k's own instructions).
+# Only programs older than their source are rebuilt; programs in OUTDIR
+# that are not among those built (their source gone, or not asked for)
+# are removed.
 set -euo pipefail
 # shellcheck source=harness/arch.sh
 . "$(dirname "$0")/arch.sh"
