@@ -141,13 +141,16 @@ wait_optimized() { # SYM OFFSET yes|no
 
 # Define and enable the kprobe event GROUP/EVENT at the first offset of
 # SYM (+2 to +64) that the optimizer turns into a jump, and print it; if
-# there is none, leave nothing defined and fail.
+# there is none, leave nothing defined and fail.  kprobes/list says
+# OPTIMIZED as soon as the probe is queued for the optimizer, which
+# writes the jump some ticks later: give it a second.
 find_optimized() { # GROUP/EVENT SYM
 	_fo=2
 	while [ $_fo -le 64 ]; do
 		if echo "p:$1 $2+$_fo" >>$T/kprobe_events 2>/dev/null; then
 			echo 1 >$T/events/$1/enable
 			if wait_optimized "$2" $_fo yes; then
+				sleep 1
 				echo $_fo
 				return 0
 			fi
