@@ -97,15 +97,18 @@ check kp-reg-retval "no return value 3 from the open" \
 	grep -q 'cat-.*openret: .*ret=0x3$' $T/trace
 echo >$KE
 
-# --- an optimized probe (OPTPROBES): a probe that stays enabled is
-# replaced by a jump to a buffer when the instructions at it can run
-# there.  The first such offset of vfs_read, hit by the workload; taken
-# back to a breakpoint when disabled.
-trace_reset
-echo >$KE
-opt=$(find_optimized kpopt/o vfs_read) || opt=
-check kp-opt-found "no offset of vfs_read up to +64 was optimized" test -n "$opt"
-if [ -n "$opt" ]; then
+# --- an optimized probe (OPTPROBES, which the 6.12 port has not: there
+# these checks do not exist): a probe that stays enabled is replaced by a
+# jump to a buffer when the instructions at it can run there.  The first
+# such offset of vfs_read, hit by the workload; taken back to a
+# breakpoint when disabled.
+if [ -e /proc/sys/debug/kprobes-optimization ]; then
+	trace_reset
+	echo >$KE
+	opt=$(find_optimized kpopt/o vfs_read) || opt=
+	check kp-opt-found "no offset of vfs_read up to +64 was optimized" test -n "$opt"
+fi
+if [ -n "${opt:-}" ]; then
 	grep "vfs_read+" $KL
 	got=$(workload_digest)
 	hits=$(awk '$1 == "o" { print $2 }' $T/kprobe_profile)
