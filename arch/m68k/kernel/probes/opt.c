@@ -43,7 +43,10 @@
  * emulated jump.  Unoptimizing writes the breakpoint and the original
  * words back the same way, the emulated jump still leading to the
  * buffer, which the generic code frees only after an RCU-tasks grace
- * period.
+ * period.  The patcher has one site in flight at a time, and ftrace
+ * writes its sites without text_mutex: preemption is off while a jump
+ * is written, so that on a preemptible ColdFire no ftrace update finds
+ * the optimizer's site still in flight.
  */
 
 #define pr_fmt(fmt) "optprobes: " fmt
@@ -290,7 +293,9 @@ void arch_optimize_kprobes(struct list_head *oplist)
 
 	list_for_each_entry_safe(op, tmp, oplist, list) {
 		m68k_opt_jump(op, jmp);
+		preempt_disable();
 		WARN_ON_ONCE(m68k_patch_text(op->kp.addr, jmp, sizeof(jmp)));
+		preempt_enable();
 		list_del_init(&op->list);
 	}
 }
@@ -306,9 +311,10 @@ void arch_unoptimize_kprobe(struct optimized_kprobe *op)
 	m68k_opt_jump(op, jmp);
 	memcpy(back, op->optinsn.orig, sizeof(back));
 	back[0] = M68K_PROBE_BKPT;
-	if (WARN_ON_ONCE(m68k_patch_begin(op->kp.addr, jmp, sizeof(jmp))))
-		return;
-	m68k_patch_finish(back, sizeof(back));
+	preempt_disable();
+	if (!WARN_ON_ONCE(m68k_patch_begin(op->kp.addr, jmp, sizeof(jmp))))
+		m68k_patch_finish(back, sizeof(back));
+	preempt_enable();
 }
 
 void arch_unoptimize_kprobes(struct list_head *oplist,
