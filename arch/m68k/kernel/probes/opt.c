@@ -46,7 +46,9 @@
  * period.  The patcher has one site in flight at a time, and ftrace
  * writes its sites without text_mutex: preemption is off while a jump
  * is written, so that on a preemptible ColdFire no ftrace update finds
- * the optimizer's site still in flight.
+ * the optimizer's site still in flight.  The other way round (ftrace's
+ * writer preempted mid-site), optimizing leaves the breakpoint, which is
+ * safe, and unoptimizing writes the words with interrupts off.
  */
 
 #define pr_fmt(fmt) "optprobes: " fmt
@@ -307,13 +309,27 @@ void arch_optimize_kprobes(struct list_head *oplist)
 void arch_unoptimize_kprobe(struct optimized_kprobe *op)
 {
 	u16 jmp[M68K_OPT_JMP_LEN / 2], back[M68K_OPT_JMP_LEN / 2];
+	unsigned long flags;
 
 	m68k_opt_jump(op, jmp);
 	memcpy(back, op->optinsn.orig, sizeof(back));
 	back[0] = M68K_PROBE_BKPT;
 	preempt_disable();
-	if (!WARN_ON_ONCE(m68k_patch_begin(op->kp.addr, jmp, sizeof(jmp))))
+	if (!m68k_patch_begin(op->kp.addr, jmp, sizeof(jmp))) {
 		m68k_patch_finish(back, sizeof(back));
+	} else {
+		/*
+		 * The one site in flight is ftrace's, its writer preempted
+		 * in the middle of it on a preemptible ColdFire (the patcher
+		 * has warned).  The jump must go all the same, or the
+		 * breakpoint's disarm would leave its operand behind the
+		 * original first word: write the three words with
+		 * interrupts off, when nothing else runs on this only CPU.
+		 */
+		raw_local_irq_save(flags);
+		m68k_patch_copy(op->kp.addr, back, sizeof(back));
+		raw_local_irq_restore(flags);
+	}
 	preempt_enable();
 }
 
