@@ -118,6 +118,50 @@ absent() {
 	! grep -qE "$1" "$2"
 }
 
+# Is the kprobe at SYM+OFFSET optimized (a jump: OPTPROBES)?
+kprobe_optimized() { # SYM OFFSET
+	grep -q "$1+$(printf '0x%x' "$2") .*\[OPTIMIZED\]" /sys/kernel/debug/kprobes/list
+}
+
+# Wait up to 3 s for the kprobe optimizer to make the probe at SYM+OFFSET
+# a jump (yes) or a breakpoint again (no).
+wait_optimized() { # SYM OFFSET yes|no
+	_wo=0
+	while [ $_wo -lt 30 ]; do
+		if kprobe_optimized "$1" "$2"; then
+			[ "$3" = yes ] && return 0
+		else
+			[ "$3" = no ] && return 0
+		fi
+		sleep 0.1
+		_wo=$((_wo + 1))
+	done
+	return 1
+}
+
+# Define and enable the kprobe event GROUP/EVENT at the first offset of
+# SYM (+2 to +64) that the optimizer turns into a jump, and print it; if
+# there is none, leave nothing defined and fail.  kprobes/list says
+# OPTIMIZED as soon as the probe is queued for the optimizer, which
+# writes the jump some ticks later: give it a second.
+find_optimized() { # GROUP/EVENT SYM
+	_fo=2
+	while [ $_fo -le 64 ]; do
+		if echo "p:$1 $2+$_fo" >>$T/kprobe_events 2>/dev/null; then
+			echo 1 >$T/events/$1/enable
+			if wait_optimized "$2" $_fo yes; then
+				sleep 1
+				echo $_fo
+				return 0
+			fi
+			echo 0 >$T/events/$1/enable
+			echo "-:$1" >>$T/kprobe_events
+		fi
+		_fo=$((_fo + 2))
+	done
+	return 1
+}
+
 # Is SYMBOL a text symbol in the running kernel (or a loaded module)?
 is_kernel_text() {
 	grep -q " [tTwW] $1\$\| [tTwW] $1	" /proc/kallsyms

@@ -38,7 +38,7 @@ KERNEL_TEXT = {
     'pfe': 'FUNCTION_TRACER, DYNAMIC_FTRACE=y on patchable entries, no frame pointers',
 }
 STATES = ['off', 'function-one', 'function', 'function_graph', 'kprobe', 'kretprobe',
-          'uprobe', 'uretprobe']
+          'kprobe-body', 'optprobe', 'uprobe', 'uretprobe']
 STATE_TEXT = {
     'off': 'tracing off',
     'function-one': 'function tracer on sys_getppid only',
@@ -46,11 +46,14 @@ STATE_TEXT = {
     'function_graph': 'function_graph, all functions',
     'kprobe': 'kprobe event on getppid()\'s syscall function',
     'kretprobe': 'kretprobe event on getppid()\'s syscall function',
+    'kprobe-body': 'kprobe event in __task_pid_nr_ns(), not optimized',
+    'optprobe': 'the same kprobe event, optimized (a jump)',
     'uprobe': 'uprobe event on a user function',
     'uretprobe': 'uretprobe event on a user function',
 }
 # one hit per call of the workload
 PROBE_STATES = {'kprobe': 'syscall', 'kretprobe': 'syscall',
+                'kprobe-body': 'syscall', 'optprobe': 'syscall',
                 'uprobe': 'ucall', 'uretprobe': 'ucall'}
 WORKLOADS = {'syscall': 'getppid() (ns/call)',
              'spawn': 'fork+exec+pipe (ns/round)',

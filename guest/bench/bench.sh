@@ -6,7 +6,8 @@
 # "FIGURE name value unit" lines for harness/bench.py.
 # With "bench.only=calls" on the kernel command line (`make bench-calls`):
 # only the getppid() loop, tracing off, function and function_graph, and
-# the traced entries per call; and a kprobe and a kretprobe event.
+# the traced entries per call; and a kprobe and a kretprobe event, and a
+# kprobe in a function body, optimized (a jump) and not.
 # Where the kernel has uprobe events: a uprobe and a uretprobe event on a
 # user function (`bench ucall`, one hit per call).
 . /harness/lib.sh
@@ -121,6 +122,39 @@ if [ -w $T/kprobe_events ]; then
 	_sym=$(awk '$3 == "sys_getppid" || $3 == "__x64_sys_getppid" { print $3; exit }' /proc/kallsyms)
 	[ -n "$_sym" ] || { echo "bench: no getppid() system call function in /proc/kallsyms"; exit 1; }
 	probe_pair kprobe syscall "$_sym"
+fi
+# A kprobe inside a function body, as a jump and as a breakpoint: the
+# first offset of __task_pid_nr_ns (once per getppid()) that the
+# optimizer turns into a jump (OPTPROBES), hit as such (optprobe) and
+# with optimization switched off (kprobe-body).
+OPT=/proc/sys/debug/kprobes-optimization
+# run STATE with the enabled bench/optprobe event, which must be hit
+# once per getppid()
+body_run() {
+	_br_w=$workloads
+	workloads=syscall
+	echo >$T/trace
+	_br_0=$(awk '$1 == "optprobe" { print $2 }' $T/kprobe_profile)
+	run $1
+	_br_h=$(( $(awk '$1 == "optprobe" { print $2 }' $T/kprobe_profile) - _br_0 ))
+	if [ "$_br_h" -lt $((REPS * NSYSCALL)) ]; then
+		echo "bench: $1 on __task_pid_nr_ns+$2 hit $_br_h times in $REPS x $NSYSCALL calls"
+		exit 1
+	fi
+	workloads=$_br_w
+}
+if [ -w $T/kprobe_events ] && [ -w $OPT ]; then
+	_bo=$(find_optimized bench/optprobe __task_pid_nr_ns) ||
+		{ echo "bench: no offset of __task_pid_nr_ns up to +64 was optimized"; exit 1; }
+	echo "bench: __task_pid_nr_ns+$_bo optimized"
+	body_run optprobe $_bo
+	echo 0 >$OPT
+	wait_optimized __task_pid_nr_ns $_bo no ||
+		{ echo "bench: __task_pid_nr_ns+$_bo still optimized with $OPT 0"; exit 1; }
+	body_run kprobe-body $_bo
+	echo 1 >$OPT
+	echo 0 >$T/events/bench/optprobe/enable
+	echo >$T/kprobe_events
 fi
 # on probe_point() in bench itself, in the user-call loop
 if [ -w $T/uprobe_events ]; then

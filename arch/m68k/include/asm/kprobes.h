@@ -31,6 +31,45 @@ struct arch_specific_insn {
 	unsigned int flags;		/* M68K_INSN_F_*, decode-insn.h */
 };
 
+#ifdef CONFIG_OPTPROBES
+/*
+ * An optimized kprobe (probes/opt.c) replaces the probed instruction and
+ * those after it with "jmp abs.l": up to 4 bytes of instructions and
+ * then one more, whose relocated copies (at most three instructions) run
+ * from a buffer between "pea (op).l; jsr m68k_optprobe_caller" and the
+ * jmp back.
+ */
+#define MAX_OPTIMIZED_LENGTH	(4 + M68K_INSN_MAX_LEN)
+#define M68K_OPT_COPY_LEN	(3 * M68K_INSN_SLOT_LEN)
+/* in kprobe_opcode_t units */
+#define MAX_OPTINSN_SIZE	((6 + 6 + M68K_OPT_COPY_LEN + 6) / 2)
+
+struct arch_optimized_insn {
+	kprobe_opcode_t *insn;	/* the buffer, a kprobe_optinsn_slots slot */
+	unsigned int size;	/* bytes of text the jump replaces */
+	kprobe_opcode_t orig[3];	/* the words under the jump, unprobed */
+};
+
+struct optimized_kprobe;
+
+/* the buffer calls the first (opt_caller.S), which calls the second */
+void m68k_optprobe_caller(void);
+asmlinkage void m68k_optprobe_callback(struct optimized_kprobe *op,
+				       struct pt_regs *regs);
+bool m68k_opt_arm(struct kprobe *p);
+void m68k_opt_recover(unsigned long addr, u16 *buf, unsigned int len);
+#else
+static inline bool m68k_opt_arm(struct kprobe *p)
+{
+	return false;
+}
+
+static inline void m68k_opt_recover(unsigned long addr, u16 *buf,
+				    unsigned int len)
+{
+}
+#endif
+
 struct prev_kprobe {
 	struct kprobe *kp;
 	unsigned int status;
@@ -43,6 +82,7 @@ struct kprobe_ctlblk {
 	struct prev_kprobe prev_kprobe;
 };
 
+int m68k_kprobe_read_text(unsigned long addr, u16 *buf, unsigned int len);
 void arch_remove_kprobe(struct kprobe *p);
 int kprobe_fault_handler(struct pt_regs *regs, unsigned int trapnr);
 bool kprobe_breakpoint_handler(struct pt_regs *regs);

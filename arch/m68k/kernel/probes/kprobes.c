@@ -124,6 +124,32 @@ static unsigned long m68k_walk_insn(struct m68k_walk *w, unsigned long pc,
 }
 
 /*
+ * Read @len bytes of text at @addr into @buf as they were before any
+ * probe changed them: a registered probe's breakpoint gives back the
+ * opcode it replaced, and an optimized probe's jump the words it covers.
+ * The walks decode from this, so that a probe armed earlier in the
+ * function never moves the instruction boundaries another one is
+ * checked against.  Called with kprobe_mutex held.
+ */
+int m68k_kprobe_read_text(unsigned long addr, u16 *buf, unsigned int len)
+{
+	struct kprobe *p;
+	unsigned int i;
+
+	if (copy_from_kernel_nofault(buf, (void *)addr, len))
+		return -EFAULT;
+	for (i = 0; i < len / 2; i++) {
+		if (buf[i] != M68K_PROBE_BKPT)
+			continue;
+		p = get_kprobe((kprobe_opcode_t *)(addr + 2 * i));
+		if (p)
+			buf[i] = p->opcode;
+	}
+	m68k_opt_recover(addr, buf, len);
+	return 0;
+}
+
+/*
  * NULL if @addr, @offset bytes into a function of @size bytes, starts an
  * instruction, else why not.
  */
@@ -140,9 +166,9 @@ static const char *m68k_kprobe_boundary(unsigned long addr,
 	w.end = pc + size;
 	while (pc < addr) {
 		unsigned int avail = min_t(unsigned long, w.end - pc,
-					   sizeof(buf));
+					   sizeof(buf)) & ~1U;
 
-		if (copy_from_kernel_nofault(buf, (void *)pc, avail))
+		if (m68k_kprobe_read_text(pc, buf, avail))
 			return "text not readable";
 		if (m68k_insn_decode(buf, avail, pc, &insn))
 			return "not an instruction on the way to it";
@@ -176,8 +202,8 @@ int __kprobes arch_prepare_kprobe(struct kprobe *p)
 		return -EILSEQ;
 	}
 
-	avail = min_t(unsigned long, size - offset, sizeof(buf));
-	if (copy_from_kernel_nofault(buf, p->addr, avail))
+	avail = min_t(unsigned long, size - offset, sizeof(buf)) & ~1U;
+	if (m68k_kprobe_read_text(addr, buf, avail))
 		return -EFAULT;
 	if (buf[0] == M68K_PROBE_BKPT || buf[0] == M68K_INSN_ILLEGAL)
 		return -EBUSY;	/* someone else's breakpoint, or a site in flight */
@@ -206,6 +232,8 @@ void __kprobes arch_arm_kprobe(struct kprobe *p)
 {
 	u16 bkpt = M68K_PROBE_BKPT;
 
+	if (m68k_opt_arm(p))
+		return;
 	WARN_ON_ONCE(m68k_patch_text(p->addr, &bkpt, sizeof(bkpt)));
 }
 

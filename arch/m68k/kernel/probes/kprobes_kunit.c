@@ -2,7 +2,8 @@
 /*
  * KUnit tests of where m68k kprobes may go, through register_kprobe()
  * (no tracefs rule in the way): never inside a switch's jump table, but
- * still on the instructions around it; never in a blacklisted section
+ * still on the instructions around it, also with a probe armed before
+ * them; never in a blacklisted section
  * (head code, entry code, trampolines), never on the constant tables the
  * FPU emulation packages keep among their code.
  */
@@ -10,6 +11,7 @@
 #include <kunit/test.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
+#include <asm/probes.h>
 #include <asm/sections.h>
 
 /*
@@ -177,6 +179,43 @@ static void kpt_case_probe_hit(struct kunit *test)
 }
 
 /*
+ * A probe armed on the first instruction (4 bytes) changes none of the
+ * boundaries: the walk reads the opcode under its breakpoint, so the
+ * next instruction still takes a probe and the middle of the first one
+ * still does not; both probes are hit.
+ */
+static void kpt_after_armed_probe(struct kunit *test)
+{
+	struct kprobe first = {
+		.addr = (kprobe_opcode_t *)m68k_kpt_switch,
+		.pre_handler = kpt_pre,
+	};
+	struct kprobe next = {
+		.addr = (kprobe_opcode_t *)((unsigned long)m68k_kpt_switch +
+					    kpt_insns[1]),
+		.pre_handler = kpt_pre,
+	};
+
+	KUNIT_ASSERT_EQ(test, kpt_insns[1], 4);
+	KUNIT_ASSERT_EQ(test, register_kprobe(&first), 0);
+	KUNIT_EXPECT_EQ(test, *first.addr, M68K_PROBE_BKPT);
+	KUNIT_EXPECT_EQ(test, kpt_try(2), -EILSEQ);
+	KUNIT_EXPECT_EQ(test, kpt_try(KPT_DEFAULT), 0);
+	KUNIT_EXPECT_EQ(test, kpt_try(KPT_TABLE), -EILSEQ);
+	if (register_kprobe(&next)) {
+		KUNIT_FAIL(test, "no probe accepted behind an armed one, at +4");
+	} else {
+		KUNIT_EXPECT_EQ(test, next.opcode, 0x7203);	/* moveq #3,%d1 */
+		kpt_hits = 0;
+		KUNIT_EXPECT_EQ(test, m68k_kpt_switch(1), 11);
+		KUNIT_EXPECT_EQ(test, kpt_hits, 2);
+		unregister_kprobe(&next);
+	}
+	unregister_kprobe(&first);
+	KUNIT_EXPECT_EQ(test, *first.addr, 0x202f);	/* move.l 4(%sp),%d0 */
+}
+
+/*
  * register_kprobe() on every symbol of [@start, @end) fails with -EINVAL
  * (the blacklist); returns how many symbols were tried.  Stops reporting
  * after a few accepted ones.
@@ -279,6 +318,7 @@ static struct kunit_case m68k_kprobes_cases[] = {
 	KUNIT_CASE(kpt_jump_table_refused),
 	KUNIT_CASE(kpt_around_table_accepted),
 	KUNIT_CASE(kpt_case_probe_hit),
+	KUNIT_CASE(kpt_after_armed_probe),
 	KUNIT_CASE(kpt_sections_refused),
 #if defined(CONFIG_M68040) || defined(CONFIG_M68060)
 	KUNIT_CASE(kpt_fpsp_tables_refused),
