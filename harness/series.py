@@ -441,7 +441,11 @@ def cmd_am_check(pristine, seriesdir, tree, workdir):
         if os.path.exists(os.path.join(workdir, f)):
             os.remove(os.path.join(workdir, f))
     try:
-        run(['git', '-C', workdir, 'am', '-q', '--whitespace=nowarn'] + patches, env=env)
+        # no background gc: it would still be deleting objects when the
+        # next am-check removes workdir (rmtree failed on a vanished
+        # .git/objects/3f once)
+        run(['git', '-C', workdir, '-c', 'gc.auto=0', 'am', '-q', '--whitespace=nowarn'] +
+            patches, env=env)
     except SeriesError as e:
         raise SeriesError('git am of %s failed:\n%s' % (seriesdir, e))
     n = int(git(gitdir, 'rev-list', '--count', '%s..HEAD' % base).strip())
