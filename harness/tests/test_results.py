@@ -534,5 +534,30 @@ class ExpectTest(unittest.TestCase):
             self.assertIn('UNSUPPORTED ftracetest:Needs SMP -- this test needs 2 CPUs\n', f.read())
 
 
+class ExpectFilesTest(unittest.TestCase):
+    """The expectation files of the repository, read as they are."""
+
+    def test_boot_check_names_its_own_suite(self):
+        """A suite's boot check is boot:SUITE: an expectation copied from
+        another suite's file and left naming that suite would fail the
+        suite on every run (it did for btf- and q800-ftracetest, which
+        make check runs only on request)."""
+        top = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'expect')
+        seen = 0
+        for kernel in sorted(os.listdir(top)):
+            for name in sorted(os.listdir(os.path.join(top, kernel))):
+                if not name.endswith('.expect'):
+                    continue
+                unit = name[:-len('.expect')]
+                with open(os.path.join(top, kernel, name)) as f:
+                    for line in f:
+                        words = line.split()
+                        if len(words) >= 2 and words[1].startswith('boot:'):
+                            seen += 1
+                            self.assertEqual(words[1], 'boot:' + unit,
+                                             '%s/%s' % (kernel, name))
+        self.assertGreater(seen, 40)
+
+
 if __name__ == '__main__':
     unittest.main()
