@@ -132,6 +132,7 @@ suites() {
 	suite badinput dynamic guest 600 badinput.sh $nokunit
 	suite access dynamic guest 600 access.sh $nokunit
 	suite perf dynamic guest 600 perf.sh $nokunit
+	suite uprobes dynamic guest 600 uprobes.sh $nokunit
 	static suite static static guest 900 static.sh
 	static suite static-stack-profile static guest 600 stack-profile.sh
 	suite lockdep-dynamic lockdep lockdep_suite dynamic 1200
