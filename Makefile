@@ -20,6 +20,7 @@
 #   make series-check   git am of the series = build/7.3/linux, feature tables, checkpatch
 #   make bisect-build   every step of the series builds vmlinux (slow)
 #   make defconfigs     every m68k defconfig, pristine vs series (very slow)
+#   make anchor-ftracetest [VARIANT=pfe]   kselftest ftrace on x86_64 beside m68k (slow)
 #
 # Every target takes KERNEL=7.3 (default) or KERNEL=6.12.  Every step is
 # incremental; build products and logs live in build/ (build/KERNEL/ for a
@@ -162,7 +163,7 @@ BUSYBOX   := $(SHARED)/busybox$(ARCHDIR)/busybox
 BUSYSITES := $(SHARED)/busybox/busybox.sites
 GUESTBIN  := $(SHARED)/guest-bin$(ARCHDIR)
 TRACECMD  := $(SHARED)/trace-cmd
-GNUTOOLS  := $(SHARED)/gnu-tools
+GNUTOOLS  := $(SHARED)/gnu-tools$(ARCHDIR)
 PERF      := $(B)/perf
 # Upstream tarballs of libtraceevent, libtracefs and trace-cmd, used when the
 # Debian archive does not serve their sources (checked against
@@ -170,7 +171,8 @@ PERF      := $(B)/perf
 TRACE_CMD_SRC ?= $(if $(wildcard $(CURDIR)/../shared/src),$(CURDIR)/../shared/src)
 
 .PHONY: run check results bench bench-calls profile shell guest record deps tree kernel initramfs guest-bin gnu-tools \
-	trace-cmd perf clean FORCE sweep series am-check checkpatch series-check bisect-build defconfigs
+	trace-cmd perf clean FORCE sweep series am-check checkpatch series-check bisect-build defconfigs \
+	anchor-ftracetest
 
 deps:
 	@$(STAGE) deps harness/deps.sh
@@ -252,10 +254,11 @@ run: kernel
 	@$(if $(filter flat lockdep,$(VARIANT)),:,harness/console-checks.sh \
 		$(if $(filter boot,$(VARIANT)),selftests,$(VARIANT)) $(B)/logs/demo-$(MACHINE)-$(VARIANT).log)
 else ifeq ($(MACHINE),x86_64)
-initramfs: kernel $(BUSYBOX) guest-bin
-	@$(STAGE) initramfs harness/mkinitramfs.sh $(KOBJ) $(BUSYBOX) $(TREE) $(INITRAMFS) $(GUESTBIN)
+initramfs: kernel $(BUSYBOX) guest-bin gnu-tools
+	@$(STAGE) initramfs harness/mkinitramfs.sh $(KOBJ) $(BUSYBOX) $(TREE) $(INITRAMFS) $(GUESTBIN) \
+		$(GNUTOOLS)/bin
 
-# (its guest has busybox and bench only: no trace-cmd for the demo)
+# (its guest has busybox, bench, GNU awk and readelf: no trace-cmd for the demo)
 run:
 	@echo "make run: MACHINE=x86_64 is the anchor of make bench, with no demo" \
 		"(make bench, bench-calls, guest and shell take it)" >&2; exit 2
@@ -358,6 +361,27 @@ else
 	@BENCH_VARIANTS="$(BENCH_VARIANTS)" BENCH_ANCHOR="$(BENCH_ANCHOR)" \
 		$(STAGE) bench harness/bench.sh $(B)
 endif
+
+# kselftest ftrace on the x86_64 anchor beside m68k's, outside make check
+# (~35 min of one core): boots the anchor's VARIANT kernel (dynamic or pfe:
+# the same tracing fragments as m68k's) with two CPUs, as its SMP and
+# preemptible defconfig expects, and the same userland tools (busybox, GNU
+# awk, readelf), then lists every case whose verdict differs from the m68k
+# VARIANT kernel's in the last make check (M68K_LOG).  Table:
+# build/7.3/logs/anchor-ftracetest-VARIANT.md.
+M68K_LOG ?= $(B)/logs/check/$(if $(filter pfe,$(VARIANT)),pfe-)ftracetest.log
+anchor-ftracetest:
+	@test -f $(M68K_LOG) || { echo "make anchor-ftracetest: no m68k run in $(M68K_LOG)" \
+		"(make check SUITES=$(if $(filter pfe,$(VARIANT)),pfe-)ftracetest, or M68K_LOG=...)" >&2; exit 1; }
+	@$(MAKE) --no-print-directory initramfs MACHINE=x86_64 VARIANT=$(VARIANT)
+	@QEMU_EXTRA="-smp 2" $(STAGE) anchor-ftracetest harness/qemu-run.sh \
+		--kernel $(B)/kobj-x86_64-$(VARIANT)/vmlinux --initrd $(B)/kobj-x86_64-$(VARIANT)/initramfs.cpio.gz \
+		--timeout 5400 --icount --log $(B)/logs/anchor-ftracetest-$(VARIANT).log \
+		--append kunit.enable=0 guest/tests/ftracetest.sh >$(B)/logs/anchor-ftracetest-$(VARIANT).out 2>&1 || \
+		echo "make anchor-ftracetest: the guest failed (kselftest FAILs, or see $(B)/logs/anchor-ftracetest-$(VARIANT).out)"
+	@python3 harness/kselftest-compare.py m68k-$(VARIANT)=$(M68K_LOG) \
+		x86_64-$(VARIANT)=$(B)/logs/anchor-ftracetest-$(VARIANT).log \
+		--markdown $(B)/logs/anchor-ftracetest-$(VARIANT).md
 
 # The upstream form of the port: patches/series as commits on a git import
 # of the pristine tree, each also adding the overlay files patches/overlay-map

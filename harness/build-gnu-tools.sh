@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # build-gnu-tools.sh OUTDIR: static m68k GNU awk and GNU readelf from
 # Debian's source packages (gawk, binutils), left in OUTDIR/bin as gawk,
-# awk (a link to gawk) and readelf.
+# awk (a link to gawk) and readelf; with GUEST_ARCH=x86_64 (arch.sh) the
+# x86_64 anchor's, by the host's gcc, so that both guests run kselftest
+# ftrace with the same tools.
 #
 # The kselftest ftrace suite needs both where busybox falls short:
 # trace_marker_raw.tc uses gawk's strtonum(), add_remove_uprobe.tc reads
@@ -14,6 +16,8 @@
 # packages are downloaded once into build/dl; build logs are OUTDIR/*.log.
 # Environment: JOBS (default: nproc).
 set -euo pipefail
+# shellcheck source=harness/arch.sh
+. "$(dirname "$0")/arch.sh"
 me=build-gnu-tools
 die() { echo "$me: $*" >&2; exit 1; }
 
@@ -21,7 +25,7 @@ die() { echo "$me: $*" >&2; exit 1; }
 out=$(realpath -m "$1")
 dl=$(realpath -m "$(dirname "$0")/../build/dl")
 jobs=${JOBS:-$(nproc)}
-cc=m68k-linux-gnu-gcc-12
+cc=$GUEST_CC
 
 if [ "$out/bin/gawk" -nt "$0" ] && [ "$out/bin/readelf" -nt "$0" ]; then
 	echo "$me: $out/bin is up to date, nothing to do"
@@ -52,25 +56,29 @@ fail() {
 	die "$1: $2 (full log: $out/$1.log)"
 }
 check_static() {
-	m68k-linux-gnu-readelf -h "$1" | grep -q 'Machine:.*68000' || die "$1 is not an m68k binary"
-	if m68k-linux-gnu-readelf -l "$1" | grep -q INTERP; then
+	"${CROSS}readelf" -h "$1" | grep -q "Machine:.*$GUEST_MACHINE" ||
+		die "$1 is not a $KARCH binary"
+	if "${CROSS}readelf" -l "$1" | grep -q INTERP; then
 		die "$1 is dynamically linked"
 	fi
 }
 
+# the GNU triplet configure builds for
+host=${CROSS%-}
+[ -n "$host" ] || host=$(gcc -dumpmachine)
 t0=$(date +%s)
 : >"$out/gawk.log"
 source_pkg gawk '5.*'
 b=$out/src/gawk-build
 mkdir -p "$b"
 echo "$me: building gawk (-j$jobs), log: $out/gawk.log"
-(cd "$b" && ../gawk/configure --host=m68k-linux-gnu CC="$cc" LDFLAGS=-static \
+(cd "$b" && ../gawk/configure --host="$host" CC="$cc" LDFLAGS=-static \
 	--disable-nls --without-readline --without-mpfr --disable-extensions --disable-pma) \
 	>>"$out/gawk.log" 2>&1 || fail gawk "configure failed"
 make -C "$b" -j"$jobs" -C support >>"$out/gawk.log" 2>&1 || fail gawk "make -C support failed"
 make -C "$b" -j"$jobs" gawk >>"$out/gawk.log" 2>&1 || fail gawk "make gawk failed"
 check_static "$b/gawk"
-m68k-linux-gnu-strip -o "$out/bin/gawk.tmp" "$b/gawk"
+"${CROSS}strip" -o "$out/bin/gawk.tmp" "$b/gawk"
 mv "$out/bin/gawk.tmp" "$out/bin/gawk"
 ln -sfn gawk "$out/bin/awk"
 
@@ -80,7 +88,7 @@ b=$out/src/binutils-build
 mkdir -p "$b"
 echo "$me: building readelf (-j$jobs), log: $out/binutils.log"
 bmake=(make -C "$b" MAKEINFO=true)
-(cd "$b" && ../binutils/configure --host=m68k-linux-gnu --target=m68k-linux-gnu \
+(cd "$b" && ../binutils/configure --host="$host" --target="$host" \
 	CC="$cc" --disable-gdb --disable-gdbserver --disable-sim --disable-ld --disable-gas \
 	--disable-gprof --disable-gprofng --disable-nls --disable-werror --disable-plugins \
 	--disable-shared --without-debuginfod --without-msgpack --without-zstd) \
@@ -92,7 +100,7 @@ bmake=(make -C "$b" MAKEINFO=true)
 "${bmake[@]}" -C binutils readelf LDFLAGS=-all-static >>"$out/binutils.log" 2>&1 ||
 	fail binutils "make readelf failed"
 check_static "$b/binutils/readelf"
-m68k-linux-gnu-strip -o "$out/bin/readelf.tmp" "$b/binutils/readelf"
+"${CROSS}strip" -o "$out/bin/readelf.tmp" "$b/binutils/readelf"
 mv "$out/bin/readelf.tmp" "$out/bin/readelf"
 
 rm -rf "$out/src"
