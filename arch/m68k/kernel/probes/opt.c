@@ -110,10 +110,10 @@ static const char *m68k_opt_no_entry(unsigned long func, unsigned long size,
 	unsigned int avail;
 
 	while (pc < fend) {
-		avail = min_t(unsigned long, fend - pc, sizeof(buf));
-		if (m68k_kprobe_read_text(pc, buf, avail & ~1U))
+		avail = min_t(unsigned long, fend - pc, sizeof(buf)) & ~1U;
+		if (m68k_kprobe_read_text(pc, buf, avail))
 			return "text not readable";
-		if (m68k_insn_decode(buf, avail & ~1U, pc, &insn))
+		if (m68k_insn_decode(buf, avail, pc, &insn))
 			return "not all of the function decodes";
 		if (insn.flags & M68K_INSN_F_TABLE)
 			return "a jump through a table";
