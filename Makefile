@@ -58,8 +58,9 @@ VARIANT  ?= dynamic
 # 7.2 cannot run Linux on its 68060, so it is built and booted on the 68040).
 # x86_64 is no m68k machine but the anchor of make bench: x86_64_defconfig
 # with the same tracing fragments, built from the same tree with the
-# host's gcc and booted on QEMU's pc board (VARIANT=dynamic only; its
-# userland is busybox and bench).
+# host's gcc and booted on QEMU's pc board (VARIANT=dynamic, and pfe for
+# make anchor-ftracetest: m68k's pfe fragments, on x86's fentry sites;
+# its userland is busybox, bench, GNU awk and readelf).
 # Each machine's kernels live in their own object directories,
 # build/KERNEL/kobj-VARIANT (virt) and build/KERNEL/kobj-MACHINE-VARIANT;
 # harness/qemu-run.sh finds the machine in the kernel's .config.
@@ -75,8 +76,8 @@ $(error unknown MACHINE '$(MACHINE)' (virt, virt060, q800, mcf5208 or x86_64))
 endif
 GUEST_ARCH := $(if $(filter x86_64,$(MACHINE)),x86_64,m68k)
 export GUEST_ARCH
-ifeq ($(MACHINE)-$(filter dynamic,$(VARIANT)),x86_64-)
-$(error MACHINE=x86_64 (the anchor of make bench) has the dynamic kernel only, not '$(VARIANT)')
+ifeq ($(MACHINE)-$(filter dynamic pfe,$(VARIANT)),x86_64-)
+$(error MACHINE=x86_64 (the anchor of make bench) has the dynamic and pfe kernels only, not '$(VARIANT)')
 endif
 # ColdFire (mcf5208) boots without userland (no MMU, no libc) and has its
 # own kernels: boot (configs/mcf5208.config: the tracing self tests and
