@@ -1,14 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# build-gnu-tools.sh OUTDIR: static m68k GNU awk and GNU readelf from
-# Debian's source packages (gawk, binutils), left in OUTDIR/bin as gawk,
-# awk (a link to gawk) and readelf; with GUEST_ARCH=x86_64 (arch.sh) the
+# build-gnu-tools.sh OUTDIR: static m68k GNU awk, GNU readelf and
+# util-linux's lscpu from Debian's source packages (gawk, binutils,
+# util-linux), left in OUTDIR/bin as gawk, awk (a link to gawk), readelf
+# and lscpu; with GUEST_ARCH=x86_64 (arch.sh) the
 # x86_64 anchor's, by the host's gcc, so that both guests run kselftest
 # ftrace with the same tools.
 #
-# The kselftest ftrace suite needs both where busybox falls short:
-# trace_marker_raw.tc uses gawk's strtonum(), add_remove_uprobe.tc reads
-# /bin/sh's entry point and LOAD segments with `readelf -hW`/`readelf -lW`.
+# The kselftest ftrace suite needs them where busybox falls short:
+# trace_marker_raw.tc uses gawk's strtonum() and asks `lscpu` for the
+# byte order (without lscpu it writes its records big-endian, right on
+# m68k only), add_remove_uprobe.tc reads /bin/sh's entry point and LOAD
+# segments with `readelf -hW`/`readelf -lW`.
 # Only readelf is built of binutils (with the libraries it links: libiberty,
 # zlib, libctf); nothing of it needs bfd at run time.
 #
@@ -27,7 +30,8 @@ dl=$(realpath -m "$(dirname "$0")/../build/dl")
 jobs=${JOBS:-$(nproc)}
 cc=$GUEST_CC
 
-if [ "$out/bin/gawk" -nt "$0" ] && [ "$out/bin/readelf" -nt "$0" ]; then
+if [ "$out/bin/gawk" -nt "$0" ] && [ "$out/bin/readelf" -nt "$0" ] &&
+   [ "$out/bin/lscpu" -nt "$0" ]; then
 	echo "$me: $out/bin is up to date, nothing to do"
 	exit 0
 fi
@@ -103,5 +107,26 @@ check_static "$b/binutils/readelf"
 "${CROSS}strip" -o "$out/bin/readelf.tmp" "$b/binutils/readelf"
 mv "$out/bin/readelf.tmp" "$out/bin/readelf"
 
+# lscpu alone of util-linux, with its libsmartcols; the Debian patches
+# leave the autotools files older than their inputs, so make is told
+# not to regenerate them.
+: >"$out/util-linux.log"
+source_pkg util-linux '2.*'
+b=$out/src/util-linux-build
+mkdir -p "$b"
+echo "$me: building lscpu (-j$jobs), log: $out/util-linux.log"
+(cd "$b" && ../util-linux/configure --host="$host" CC="$cc" --disable-all-programs \
+	--enable-lscpu --enable-libsmartcols --disable-nls --disable-shared --enable-static \
+	--disable-bash-completion --without-python --without-systemd --without-udev \
+	--without-ncurses --without-ncursesw --without-tinfo --without-readline \
+	--without-libz --without-cap-ng --without-selinux --without-audit \
+	--without-utempter --without-econf) >>"$out/util-linux.log" 2>&1 ||
+	fail util-linux "configure failed"
+make -C "$b" -j"$jobs" ACLOCAL=true AUTOMAKE=true AUTOCONF=true AUTOHEADER=true \
+	lscpu LDFLAGS=-all-static >>"$out/util-linux.log" 2>&1 || fail util-linux "make lscpu failed"
+check_static "$b/lscpu"
+"${CROSS}strip" -o "$out/bin/lscpu.tmp" "$b/lscpu"
+mv "$out/bin/lscpu.tmp" "$out/bin/lscpu"
+
 rm -rf "$out/src"
-echo "$me: $out/bin: gawk $(du -h "$out/bin/gawk" | cut -f1), readelf $(du -h "$out/bin/readelf" | cut -f1), built in $(($(date +%s) - t0))s"
+echo "$me: $out/bin: gawk $(du -h "$out/bin/gawk" | cut -f1), readelf $(du -h "$out/bin/readelf" | cut -f1), lscpu $(du -h "$out/bin/lscpu" | cut -f1), built in $(($(date +%s) - t0))s"
