@@ -82,7 +82,8 @@ endif
 # ColdFire (mcf5208) boots without userland (no MMU, no libc) and has its
 # own kernels: boot (configs/mcf5208.config: the tracing self tests and
 # KUnit), boottrace (+ configs/boottrace.config: trace events, probe
-# events and the function tracer from boot, dumped at its end), the
+# events and the function tracer from boot, set up by an embedded
+# bootconfig, configs/boottrace.bconf, and dumped at its end), the
 # default, bootgraph (+ configs/bootgraph.config: function_graph on
 # do_IRQ from boot), flat (+ configs/flat.config: a FLAT init,
 # guest/flat/init.c, drives tracefs at run time and prints its checks)

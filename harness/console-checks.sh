@@ -40,6 +40,21 @@ BOOT_TMP=$(mktemp -d)
 trap 'rm -rf "$BOOT_TMP"' EXIT
 # boottrace, bootgraph: what ftrace_dump_on_oops printed after its banner
 printed=
+# bootconfig_check NAME: the boot-time tracing came from the bootconfig
+# embedded in the kernel (configs/VARIANT.bconf): it was loaded, and the
+# tracer, events and filters are none of the command line's options
+# (its kernel.* keys, which bootconfig adds to the command line, are
+# buffer size, dump and graph filter parameters)
+bootconfig_check() {
+	local cmdline
+	cmdline=$(grep -m1 '^Kernel command line: ' "$log")
+	from_bootconfig() {
+		grep -q '^Load bootconfig: [0-9]* bytes [0-9]* nodes' "$log" && [ -n "$cmdline" ] &&
+			! grep -qE '(ftrace|ftrace_filter|trace_event|kprobe_event)=' <<<"$cmdline"
+	}
+	check "$1" "no 'Load bootconfig' line, or tracing set up on the command line: $cmdline" \
+		from_bootconfig
+}
 case $what in boottrace|bootgraph) printed=$(sed -n '/^Dumping ftrace buffer:/,$p' "$log") ;; esac
 case $what in
 selftests)
@@ -60,6 +75,7 @@ selftests)
 	fi
 	;;
 boottrace)
+	bootconfig_check trace:bootconfig
 	# the dump's events: "TASK-PID CPU FLAGS TIMEus : EVENT: FIELDS"
 	dump=$(grep -E '^ *[^ ].* [0-9]+us : [a-z_]+: ' <<<"$printed")
 	n=$(printf '%s\n' "$dump" | grep -c . || true)
@@ -129,6 +145,7 @@ boottrace)
 		test "$times" -ge 50 -a "$step" -ge 0 -a "$step" -lt 100
 	;;
 bootgraph)
+	bootconfig_check graph:bootconfig
 	# function_graph's lines: "CPU) DURATION | <2 + 2 * depth spaces>CALL",
 	# e.g. " 0)               |  do_IRQ() {", " 0)   1.536 us    |    f();"
 	graph=$(grep -E '^ *[0-9]+\) .*\| ' <<<"$printed")
