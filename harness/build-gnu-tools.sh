@@ -66,6 +66,12 @@ check_static() {
 		die "$1 is dynamically linked"
 	fi
 }
+# install_bin BINARY NAME: a checked, stripped copy as OUTDIR/bin/NAME
+install_bin() {
+	check_static "$1"
+	"${CROSS}strip" -o "$out/bin/$2.tmp" "$1"
+	mv "$out/bin/$2.tmp" "$out/bin/$2"
+}
 
 # the GNU triplet configure builds for
 host=${CROSS%-}
@@ -81,9 +87,7 @@ echo "$me: building gawk (-j$jobs), log: $out/gawk.log"
 	>>"$out/gawk.log" 2>&1 || fail gawk "configure failed"
 make -C "$b" -j"$jobs" -C support >>"$out/gawk.log" 2>&1 || fail gawk "make -C support failed"
 make -C "$b" -j"$jobs" gawk >>"$out/gawk.log" 2>&1 || fail gawk "make gawk failed"
-check_static "$b/gawk"
-"${CROSS}strip" -o "$out/bin/gawk.tmp" "$b/gawk"
-mv "$out/bin/gawk.tmp" "$out/bin/gawk"
+install_bin "$b/gawk" gawk
 ln -sfn gawk "$out/bin/awk"
 
 : >"$out/binutils.log"
@@ -103,9 +107,7 @@ bmake=(make -C "$b" MAKEINFO=true)
 # libtool drops a plain -static; -all-static links everything statically.
 "${bmake[@]}" -C binutils readelf LDFLAGS=-all-static >>"$out/binutils.log" 2>&1 ||
 	fail binutils "make readelf failed"
-check_static "$b/binutils/readelf"
-"${CROSS}strip" -o "$out/bin/readelf.tmp" "$b/binutils/readelf"
-mv "$out/bin/readelf.tmp" "$out/bin/readelf"
+install_bin "$b/binutils/readelf" readelf
 
 # lscpu alone of util-linux, with its libsmartcols; the Debian patches
 # leave the autotools files older than their inputs, so make is told
@@ -124,9 +126,7 @@ echo "$me: building lscpu (-j$jobs), log: $out/util-linux.log"
 	fail util-linux "configure failed"
 make -C "$b" -j"$jobs" ACLOCAL=true AUTOMAKE=true AUTOCONF=true AUTOHEADER=true \
 	lscpu LDFLAGS=-all-static >>"$out/util-linux.log" 2>&1 || fail util-linux "make lscpu failed"
-check_static "$b/lscpu"
-"${CROSS}strip" -o "$out/bin/lscpu.tmp" "$b/lscpu"
-mv "$out/bin/lscpu.tmp" "$out/bin/lscpu"
+install_bin "$b/lscpu" lscpu
 
 rm -rf "$out/src"
 echo "$me: $out/bin: gawk $(du -h "$out/bin/gawk" | cut -f1), readelf $(du -h "$out/bin/readelf" | cut -f1), lscpu $(du -h "$out/bin/lscpu" | cut -f1), built in $(($(date +%s) - t0))s"
