@@ -365,10 +365,10 @@ else
 endif
 
 # kselftest ftrace on the x86_64 anchor beside m68k's, outside make check
-# (~35 min of one core): boots the anchor's VARIANT kernel (dynamic or pfe:
+# (~15-25 min of one core): boots the anchor's VARIANT kernel (dynamic or pfe:
 # the same tracing fragments as m68k's) with two CPUs, as its SMP and
 # preemptible defconfig expects, and the same userland tools (busybox, GNU
-# awk, readelf), then lists every case whose verdict differs from the m68k
+# awk, readelf, lscpu), then lists every case whose verdict differs from the m68k
 # VARIANT kernel's in the last make check (M68K_LOG).  Table:
 # build/7.3/logs/anchor-ftracetest-VARIANT.md.
 M68K_LOG ?= $(B)/logs/check/$(if $(filter pfe,$(VARIANT)),pfe-)ftracetest.log
