@@ -9,6 +9,7 @@
  */
 
 #include <linux/ftrace.h>
+#include <linux/memory.h>
 #include <linux/sched.h>
 #include <linux/stop_machine.h>
 #include <linux/uaccess.h>
@@ -146,10 +147,10 @@ int ftrace_modify_call(struct dyn_ftrace *rec, unsigned long old_addr,
 /*
  * Called once per site: at boot from ftrace_init(), with interrupts still
  * disabled, and for a module from load_module() before any of its code
- * runs.  Nothing can be executing the second or third nop of a site, so
- * rewriting them under the first word is safe; the first word is written
- * last, through the patcher's trap-and-emulate protocol, so anything
- * reaching the site meanwhile runs the no-op.
+ * runs.  Nothing can be executing the site, so the three words are simply
+ * written (and the instruction cache flushed), not through the patcher's
+ * trap-and-emulate protocol: a module's sites are written without
+ * text_mutex, which that protocol needs.
  */
 int ftrace_init_nop(struct module *mod, struct dyn_ftrace *rec)
 {
@@ -167,7 +168,7 @@ int ftrace_init_nop(struct module *mod, struct dyn_ftrace *rec)
 		ftrace_expected = nops;
 		return -EINVAL;
 	}
-	if (m68k_patch_text((void *)ip, insn, sizeof(insn)))
+	if (m68k_patch_copy((void *)ip, insn, sizeof(insn)))
 		return -EPERM;
 	return 0;
 }
@@ -210,6 +211,25 @@ void arch_ftrace_update_code(int command)
 		ftrace_run_stop_machine(command);
 	else
 		ftrace_modify_all_code(command);
+}
+
+/*
+ * Every update holds text_mutex, the lock of all writers of kernel text:
+ * the patcher has one multi-word site in flight at a time (patching.c),
+ * and a writer can be preempted in the middle of one (ColdFire kernels
+ * can be preemptible).  Without SMP, stop_machine() runs its callback in
+ * this same task.
+ */
+void ftrace_arch_code_modify_prepare(void)
+	__acquires(&text_mutex)
+{
+	mutex_lock(&text_mutex);
+}
+
+void ftrace_arch_code_modify_post_process(void)
+	__releases(&text_mutex)
+{
+	mutex_unlock(&text_mutex);
 }
 
 #if defined(CONFIG_FUNCTION_GRAPH_TRACER) && \

@@ -53,9 +53,12 @@
  * flush_icache_range() then invalidates the instruction cache as on any
  * m68k.  Both are no more than a few instructions on the V2 parts.
  *
- * One site is in flight at a time: callers serialise (a writer that
- * ColdFire preempts mid-write still holds their lock) and m68k is
- * uniprocessor, so the in-flight record is a single global.
+ * One site is in flight at a time, so the in-flight record is a single
+ * global: m68k is uniprocessor, and every writer of a multi-word change
+ * holds text_mutex (kprobes take it in the generic code, ftrace in
+ * ftrace_arch_code_modify_prepare()), also while it is preempted in the
+ * middle of a site (ColdFire kernels can be preemptible).
+ * m68k_patch_begin() asserts it.
  */
 
 #include <linux/bug.h>
@@ -63,6 +66,8 @@
 #include <linux/compiler.h>
 #include <linux/errno.h>
 #include <linux/linkage.h>
+#include <linux/lockdep.h>
+#include <linux/memory.h>
 #include <linux/types.h>
 #include <asm/ptrace.h>
 #include <linux/text-patching.h>
@@ -181,6 +186,7 @@ int notrace m68k_patch_begin(void *addr, const void *insn, size_t len)
 	unsigned long a = (unsigned long)addr;
 	int ret;
 
+	lockdep_assert_held(&text_mutex);
 	if (WARN_ON_ONCE(m68k_inflight.addr))
 		return -EBUSY;
 	if (a & 1)

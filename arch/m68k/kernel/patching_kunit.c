@@ -12,6 +12,7 @@
 #include <linux/completion.h>
 #include <linux/ftrace.h>
 #include <linux/hrtimer.h>
+#include <linux/memory.h>
 #include <linux/text-patching.h>
 
 static int kunit_hits;
@@ -77,11 +78,42 @@ static void expect_site(struct kunit *test, u16 op)
 	KUNIT_EXPECT_EQ(test, site()[2], (u16)site_disp());
 }
 
+/*
+ * A multi-word write holds text_mutex (patching.c).  A failed KUnit
+ * assertion ends the test's thread, so none is made while it is held.
+ */
+#define locked(call) ({				\
+	typeof(call) __ret;			\
+						\
+	mutex_lock(&text_mutex);		\
+	__ret = (call);				\
+	mutex_unlock(&text_mutex);		\
+	__ret;					\
+})
+
+/* the first half of a multi-word write: text_mutex is held if it returns 0 */
+static int begin_locked(const u16 *insn, size_t len)
+{
+	int ret;
+
+	mutex_lock(&text_mutex);
+	ret = m68k_patch_begin(site(), insn, len);
+	if (ret)
+		mutex_unlock(&text_mutex);
+	return ret;
+}
+
+static void finish_locked(const u16 *insn, size_t len)
+{
+	m68k_patch_finish(insn, len);
+	mutex_unlock(&text_mutex);
+}
+
 static void reset_site(struct kunit *test)
 {
 	u16 nop[3] = { M68K_INSN_TRAPF_L, site_disp() >> 16, site_disp() };
 
-	KUNIT_ASSERT_EQ(test, m68k_patch_text(site(), nop, sizeof(nop)), 0);
+	KUNIT_ASSERT_EQ(test, locked(m68k_patch_text(site(), nop, sizeof(nop))), 0);
 	expect_site(test, M68K_INSN_TRAPF_L);
 }
 
@@ -114,7 +146,7 @@ static void patch_rejects_bad_requests(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, m68k_patch_text(site(), call, 5), -EINVAL);
 	KUNIT_EXPECT_EQ(test, m68k_patch_text(site(), call, 4), -EINVAL);
 	KUNIT_EXPECT_EQ(test, m68k_patch_text(site(), call, 8), -EINVAL);
-	KUNIT_EXPECT_EQ(test, m68k_patch_text(site(), other, 6), -EINVAL);
+	KUNIT_EXPECT_EQ(test, locked(m68k_patch_text(site(), other, 6)), -EINVAL);
 	/* nothing was written */
 	expect_site(test, M68K_INSN_TRAPF_L);
 }
@@ -132,7 +164,7 @@ static void ftrace_forms(struct kunit *test)
 	u16 nop[3] = { M68K_INSN_TRAPF_L, disp >> 16, disp };
 
 	reset_site(test);
-	KUNIT_ASSERT_EQ(test, m68k_patch_text(site(), nop, sizeof(nop)), 0);
+	KUNIT_ASSERT_EQ(test, locked(m68k_patch_text(site(), nop, sizeof(nop))), 0);
 	KUNIT_EXPECT_EQ(test, run_site(), 0);
 
 	/* to ftrace_caller and back: not run, the bytes only */
@@ -144,12 +176,12 @@ static void ftrace_forms(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(site(), nop, sizeof(nop)), 0);
 
 	/* to another target and back */
-	KUNIT_ASSERT_EQ(test, ftrace_make_call(&rec, target), 0);
+	KUNIT_ASSERT_EQ(test, locked(ftrace_make_call(&rec, target)), 0);
 	expect_site(test, SITE_CALL);
 	KUNIT_EXPECT_EQ(test, run_site(), 1);
 	/* the site calls target, not FTRACE_ADDR: refused */
 	KUNIT_EXPECT_EQ(test, ftrace_make_nop(NULL, &rec, FTRACE_ADDR), -EINVAL);
-	KUNIT_ASSERT_EQ(test, ftrace_make_nop(NULL, &rec, target), 0);
+	KUNIT_ASSERT_EQ(test, locked(ftrace_make_nop(NULL, &rec, target)), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(site(), nop, sizeof(nop)), 0);
 	KUNIT_EXPECT_EQ(test, run_site(), 0);
 }
@@ -176,11 +208,11 @@ static void inflight_call_is_emulated(struct kunit *test)
 	u16 call[3] = { SITE_CALL, site_disp() >> 16, site_disp() };
 
 	reset_site(test);
-	KUNIT_ASSERT_EQ(test, m68k_patch_begin(site(), call, sizeof(call)), 0);
+	KUNIT_ASSERT_EQ(test, begin_locked(call, sizeof(call)), 0);
 	KUNIT_EXPECT_EQ(test, site()[0], M68K_INSN_ILLEGAL);
 	KUNIT_EXPECT_EQ(test, run_site(), 1);
 	KUNIT_EXPECT_EQ(test, run_site(), 1);
-	m68k_patch_finish(call, sizeof(call));
+	finish_locked(call, sizeof(call));
 	expect_site(test, SITE_CALL);
 	KUNIT_EXPECT_EQ(test, run_site(), 1);
 }
@@ -191,10 +223,10 @@ static void inflight_nop_is_emulated(struct kunit *test)
 	u16 nop[3] = { M68K_INSN_TRAPF_L, site_disp() >> 16, site_disp() };
 
 	reset_site(test);
-	KUNIT_ASSERT_EQ(test, m68k_patch_text(site(), call, sizeof(call)), 0);
-	KUNIT_ASSERT_EQ(test, m68k_patch_begin(site(), nop, sizeof(nop)), 0);
+	KUNIT_ASSERT_EQ(test, locked(m68k_patch_text(site(), call, sizeof(call))), 0);
+	KUNIT_ASSERT_EQ(test, begin_locked(nop, sizeof(nop)), 0);
 	KUNIT_EXPECT_EQ(test, run_site(), 0);
-	m68k_patch_finish(nop, sizeof(nop));
+	finish_locked(nop, sizeof(nop));
 	expect_site(test, M68K_INSN_TRAPF_L);
 }
 
@@ -221,10 +253,10 @@ static void inflight_site_hit_from_interrupt(struct kunit *test)
 	irq_run.hits = -1;
 	hrtimer_setup(&irq_run.timer, run_site_from_irq, CLOCK_MONOTONIC,
 		      HRTIMER_MODE_REL_HARD);
-	KUNIT_ASSERT_EQ(test, m68k_patch_begin(site(), call, sizeof(call)), 0);
+	KUNIT_ASSERT_EQ(test, begin_locked(call, sizeof(call)), 0);
 	hrtimer_start(&irq_run.timer, ms_to_ktime(2), HRTIMER_MODE_REL_HARD);
 	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&irq_run.done, HZ), 0);
-	m68k_patch_finish(call, sizeof(call));
+	finish_locked(call, sizeof(call));
 	hrtimer_cancel(&irq_run.timer);
 	KUNIT_EXPECT_EQ(test, irq_run.hits, 1);
 	expect_site(test, SITE_CALL);
@@ -301,7 +333,7 @@ static void m68k_patching_exit(struct kunit *test)
 {
 	u16 nop[3] = { M68K_INSN_TRAPF_L, site_disp() >> 16, site_disp() };
 
-	m68k_patch_text(site(), nop, sizeof(nop));
+	locked(m68k_patch_text(site(), nop, sizeof(nop)));
 }
 
 static struct kunit_suite m68k_patching_suite = {
