@@ -43,12 +43,9 @@
  * emulated jump.  Unoptimizing writes the breakpoint and the original
  * words back the same way, the emulated jump still leading to the
  * buffer, which the generic code frees only after an RCU-tasks grace
- * period.  The patcher has one site in flight at a time, and ftrace
- * writes its sites without text_mutex: preemption is off while a jump
- * is written, so that on a preemptible ColdFire no ftrace update finds
- * the optimizer's site still in flight.  The other way round (ftrace's
- * writer preempted mid-site), optimizing leaves the breakpoint, which is
- * safe, and unoptimizing writes the words with interrupts off.
+ * period.  The patcher has one site in flight at a time; the generic
+ * optimizer holds text_mutex, as ftrace's updates do, so no other writer
+ * can have a site in flight, even on a preemptible ColdFire.
  */
 
 #define pr_fmt(fmt) "optprobes: " fmt
@@ -274,9 +271,7 @@ void arch_optimize_kprobes(struct list_head *oplist)
 
 	list_for_each_entry_safe(op, tmp, oplist, list) {
 		m68k_opt_jump(op, jmp);
-		preempt_disable();
 		WARN_ON_ONCE(m68k_patch_text(op->kp.addr, jmp, sizeof(jmp)));
-		preempt_enable();
 		list_del_init(&op->list);
 	}
 }
@@ -293,23 +288,20 @@ void arch_unoptimize_kprobe(struct optimized_kprobe *op)
 	m68k_opt_jump(op, jmp);
 	memcpy(back, op->optinsn.orig, sizeof(back));
 	back[0] = M68K_PROBE_BKPT;
-	preempt_disable();
 	if (!m68k_patch_begin(op->kp.addr, jmp, sizeof(jmp))) {
 		m68k_patch_finish(back, sizeof(back));
-	} else {
-		/*
-		 * The one site in flight is ftrace's, its writer preempted
-		 * in the middle of it on a preemptible ColdFire (the patcher
-		 * has warned).  The jump must go all the same, or the
-		 * breakpoint's disarm would leave its operand behind the
-		 * original first word: write the three words with
-		 * interrupts off, when nothing else runs on this only CPU.
-		 */
-		raw_local_irq_save(flags);
-		m68k_patch_copy(op->kp.addr, back, sizeof(back));
-		raw_local_irq_restore(flags);
+		return;
 	}
-	preempt_enable();
+	/*
+	 * Another site in flight: a writer broke the text_mutex rule (the
+	 * patcher has warned).  The jump must go all the same, or the
+	 * breakpoint's disarm would leave its operand behind the original
+	 * first word: write the three words with interrupts off, when
+	 * nothing else runs on this only CPU.
+	 */
+	raw_local_irq_save(flags);
+	m68k_patch_copy(op->kp.addr, back, sizeof(back));
+	raw_local_irq_restore(flags);
 }
 
 /* The optimized probe @p, if its jump is in the text, else NULL. */
