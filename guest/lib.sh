@@ -9,6 +9,16 @@ pass() { echo "CHECK PASS $1"; }
 fail() { echo "CHECK FAIL $1: $2"; CHECK_FAILED=$((CHECK_FAILED + 1)); }
 skip() { echo "CHECK SKIP $1: $2"; }
 
+# param NAME DEFAULT: the value of the last NAME=VALUE on the kernel
+# command line, or DEFAULT
+param() {
+	_v=
+	for _a in $(cat /proc/cmdline); do
+		case $_a in "$1"=*) _v=${_a#*=} ;; esac
+	done
+	echo "${_v:-$2}"
+}
+
 # check NAME WHY-IF-FALSE COMMAND...: pass when COMMAND succeeds
 check() {
 	_n=$1 _w=$2

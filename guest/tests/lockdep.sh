@@ -9,13 +9,7 @@
 # it off for good).
 . /harness/lib.sh
 
-suite=
-read -r cmdline </proc/cmdline
-for arg in $cmdline; do
-	case "$arg" in
-	locks.suite=*) suite=${arg#locks.suite=} ;;
-	esac
-done
+suite=$(param locks.suite "")
 
 debug_locks() {
 	sed -n 's/^ *debug_locks: *//p' /proc/lockdep_stats

@@ -21,16 +21,12 @@
 
 KE=$T/kprobe_events
 
-param() { # NAME DEFAULT: sweep.NAME= from the kernel command line
-	_v=$(tr ' ' '\n' </proc/cmdline | sed -n "s/^sweep\.$1=//p" | tail -n 1)
-	echo "${_v:-$2}"
-}
-SEED=$(param seed 1)
-ENTRIES=$(param entries 3000)
-SYMBOLS=$(param symbols 1500)
-FUNCTIONS=$(param functions 30)
-USITES=$(param usites 2000)
-BATCH=$(param batch 100)
+SEED=$(param sweep.seed 1)
+ENTRIES=$(param sweep.entries 3000)
+SYMBOLS=$(param sweep.symbols 1500)
+FUNCTIONS=$(param sweep.functions 30)
+USITES=$(param sweep.usites 2000)
+BATCH=$(param sweep.batch 100)
 
 # pick N|all LIST-FILE: N lines of the file chosen at random with SEED
 pick() {

@@ -180,13 +180,7 @@ check tc:stack-stop "stack tracer still enabled after --stop" \
 	grep -qx 0 /proc/sys/kernel/stack_tracer_enabled
 
 # ---- over the network to the host's `trace-cmd listen`
-port=
-read -r cmdline </proc/cmdline
-for arg in $cmdline; do
-	case $arg in
-	tc.listen=*) port=${arg#tc.listen=} ;;
-	esac
-done
+port=$(param tc.listen "")
 if [ -z "$port" ]; then
 	skip tc:record-N "no tc.listen=PORT on the kernel command line"
 elif ! ip addr add 10.0.2.15/24 dev eth0 || ! ip link set eth0 up ||
