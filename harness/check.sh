@@ -88,6 +88,18 @@ btf() {
 	[ -n "${CHECK_BTF:-}" ] && [ "$KERNEL" != 6.12 ] || return 0
 	"$@"
 }
+# CHECK_LONG=1 (make check CHECK_LONG=1): the long suites that a plain
+# make check leaves out to stay within CI's time on a slow machine (each
+# needs a kernel of its own or many minutes): the lockdep kernel's suites
+# (lockdep is proven in a plain make check on ColdFire, mcf5208-lockdep),
+# and the full tracing storm: a plain make check storms a quarter as long
+# on the pfe kernel.  SUITES= naming a long suite runs it too.
+long() {
+	[ -n "${CHECK_LONG:-}${SUITES:-}" ] || return 0
+	"$@"
+}
+storm_size=
+[ -n "${CHECK_LONG:-}" ] || storm_size="storm.switches=250 storm.modcycles=25"
 # The Macintosh (MACHINE=q800, kernel id q800-dynamic: mac_defconfig and
 # the dynamic fragments): 7.3 only.  Its guest runs 8 ns instructions
 # (qemu-run.sh: the Mac's clocksource needs them slower than virt's), so
@@ -114,11 +126,12 @@ suites() {
 	suite harness dynamic harness_suite
 	suite ftracetest dynamic guest 3600 ftracetest.sh $nokunit
 	static suite static-ftracetest static guest 3600 ftracetest.sh
-	suite lockdep-storm lockdep lockdep_suite storm 2400
+	long suite lockdep-storm lockdep lockdep_suite storm 2400
 	suite pfe-ftracetest pfe guest 3600 ftracetest.sh $nokunit
 	btf suite btf-ftracetest btf guest 3600 ftracetest.sh $nokunit
-	# ~560 s of wall time on an idle machine; a hang still fails at 2400 s
-	suite pfe-storm pfe guest 2400 storm.sh $nokunit
+	# the full storm: ~560 s of wall time on an idle machine; a hang still
+	# fails at 2400 s
+	suite pfe-storm pfe guest 2400 storm.sh --append "kunit.enable=0 $storm_size"
 	q800_slow suite q800-ftracetest q800-dynamic guest 3600 ftracetest.sh $nokunit
 	suite trace-cmd dynamic trace_cmd_suite
 	suite foundation dynamic guest 600 foundation.sh
@@ -135,10 +148,10 @@ suites() {
 	suite uprobes dynamic guest 600 uprobes.sh $nokunit
 	static suite static static guest 900 static.sh
 	static suite static-stack-profile static guest 600 stack-profile.sh
-	suite lockdep-dynamic lockdep lockdep_suite dynamic 1200
-	suite lockdep-kprobes lockdep lockdep_suite kprobes 1200
-	suite lockdep-foundation lockdep lockdep_suite foundation 600
-	suite lockdep-function lockdep lockdep_suite function 900
+	long suite lockdep-dynamic lockdep lockdep_suite dynamic 1200
+	long suite lockdep-kprobes lockdep lockdep_suite kprobes 1200
+	long suite lockdep-foundation lockdep lockdep_suite foundation 600
+	long suite lockdep-function lockdep lockdep_suite function 900
 	suite ftrace-bug dynamic ftrace_bug_suite
 	# no frame pointers, patchable function entries (KUnit counted on
 	# pfe-function: kprobes at entries go through ftrace there)
@@ -152,7 +165,7 @@ suites() {
 	# of make sweep)
 	suite sweep dynamic guest 1500 sweep.sh $nokunit
 	suite pfe-sweep pfe guest 1500 sweep.sh $nokunit
-	suite lockdep-uprobes lockdep lockdep_suite uprobes 600
+	long suite lockdep-uprobes lockdep lockdep_suite uprobes 600
 	# the trace clock (microseconds, not jiffies) on both boards
 	suite clock dynamic guest 600 clock.sh $nokunit
 	q800 suite q800-clock q800-dynamic guest 600 clock.sh $nokunit

@@ -2,13 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # A tracing storm under load.  While a fork/exec/pipe loop and a timer loop
 # run in the background, cycle through every tracer of available_tracers
-# (at least 1,000 switches), rewrite set_ftrace_filter/notrace and
+# (at least 1,000 switches by default), rewrite set_ftrace_filter/notrace and
 # set_graph_function, resize the ring buffer, create and delete instances
 # with a tracer or events enabled in them, add/enable/disable/remove kprobe
 # events (and fprobe, tracepoint-probe and uprobe events where the kernel has
 # them)
 # and toggle events, the function profiler and the stack tracer.
-# Then 100 module load/unload cycles (trace-events-sample and
+# Then 100 (by default) module load/unload cycles (trace-events-sample and
 # preemptirq_delay_test in turn) while the function tracer traces every
 # function.  Afterwards: every step did what it was asked, the background
 # load computed the same results as before the storm and its sleeps never
@@ -27,8 +27,12 @@ up_add3=
 [ -e $UE ] && up_add3=$($UBIN offsets | sed -n 's/^add3=//p')
 has_fprobe=
 grep -q '^[[:space:]]*f\[:' $T/README && grep -q '^[[:space:]]*t\[:' $T/README && has_fprobe=1
-MIN_SWITCHES=1000
-MOD_CYCLES=100
+# The storm's size: storm.switches=N (tracer switches, at least) and
+# storm.modcycles=N (module load/unload cycles) on the kernel command line;
+# the defaults are the full storm (make check CHECK_LONG=1), make check
+# runs a quarter of it.
+MIN_SWITCHES=$(param storm.switches 1000)
+MOD_CYCLES=$(param storm.modcycles 100)
 
 # guest time in centiseconds (under -icount: guest instructions)
 now_cs() {
