@@ -43,8 +43,9 @@ KDIRS = """arch block certs crypto Documentation drivers fs include init io_urin
 ipc kernel lib mm net rust samples scripts security sound tools usr virt""".split()
 
 # Files the harness adds to a kernel tree that are not part of the kernel:
-# fetch-kernel.sh's version stamp and sync-tree.sh's list of its files.
-HARNESS_FILES = ['.debian-version', '.overlay-files']
+# fetch-kernel.sh's version stamp, sync-tree.sh's list of its files and its
+# fingerprint of what it synced.
+HARNESS_FILES = ['.debian-version', '.overlay-files', '.sync-fingerprint']
 
 MAP = 'patches/overlay-map'
 COVER = 'patches/cover-letter.txt'

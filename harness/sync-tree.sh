@@ -18,6 +18,21 @@ if [ ! -d "$tree" ]; then
 	mv "$tree.tmp" "$tree"
 fi
 
+# What the tree is made of: the overlay files and the patches (names and
+# contents), this script and the pristine tree's version.  When it is
+# what the last sync recorded, the tree is already right (make check syncs
+# once per kernel; each full pass forks some thousand processes).
+fingerprint=$( (cd "$repo" && { for d in $KDIRS patches; do if [ -d "$d" ]; then
+	git ls-files -co --exclude-standard "$d"; fi; done; } | sort -u >"$tree.fp-files" &&
+	cat "$tree.fp-files" && xargs -r -d '\n' cat <"$tree.fp-files" && cat "$0" &&
+	{ cat "$pristine/.debian-version" 2>/dev/null || true; }) | md5sum)
+rm -f "$tree.fp-files"
+if [ -f "$tree/.overlay-files" ] && [ "$(cat "$tree/.sync-fingerprint" 2>/dev/null)" = "$fingerprint" ]; then
+	echo "sync-tree: $(wc -l <"$tree/.overlay-files") overlay/patched files, up to date"
+	exit 0
+fi
+rm -f "$tree/.sync-fingerprint"
+
 stage=$tree.stage
 rm -rf "$stage" && mkdir -p "$stage"
 new_list=$stage.list
@@ -83,5 +98,6 @@ if [ -f "$old_list" ]; then
 	done
 fi
 cp "$new_list" "$old_list"
+echo "$fingerprint" >"$tree/.sync-fingerprint"
 rm -rf "$stage" "$stage.list" "$stage.overlay"
 echo "sync-tree: $(wc -l <"$old_list") overlay/patched files, $changed updated"

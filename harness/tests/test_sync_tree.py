@@ -96,6 +96,18 @@ class SyncTreeTest(unittest.TestCase):
         self.assertNotEqual(os.stat(new).st_mtime, 1000)
         self.assertEqual(read(new), 'changed\n')
 
+    def test_unchanged_sources_are_not_synced_again(self):
+        self.assertEqual(self.sync().returncode, 0)
+        r = self.sync()
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('up to date', r.stdout)
+        # a changed patch is synced again
+        write(os.path.join(self.repo, 'patches/0001-a.patch'), PATCH_A.replace('+TWO', '+2'))
+        r = self.sync()
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertNotIn('up to date', r.stdout)
+        self.assertEqual(read(os.path.join(self.tree, 'kernel/a.c')), 'one\n2\nthree\n')
+
     def test_dropped_patch_and_overlay_are_restored(self):
         self.assertEqual(self.sync().returncode, 0)
         write(os.path.join(self.repo, 'patches/series'), '')
