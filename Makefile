@@ -265,9 +265,12 @@ run:
 	@echo "make run: MACHINE=x86_64 is the anchor of make bench, with no demo" \
 		"(make bench, bench-calls, guest and shell take it)" >&2; exit 2
 else
-initramfs: kernel $(BUSYBOX) $(BUSYSITES) guest-bin gnu-tools trace-cmd perf
+# GUEST_PERF= leaves perf (tools/perf, the largest tool build) out of the
+# guest: make check does so for a kernel none of whose suites runs it.
+GUEST_PERF ?= 1
+initramfs: kernel $(BUSYBOX) $(BUSYSITES) guest-bin gnu-tools trace-cmd $(if $(GUEST_PERF),perf)
 	@$(STAGE) initramfs harness/mkinitramfs.sh $(KOBJ) $(BUSYBOX) $(TREE) $(INITRAMFS) \
-		$(GUESTBIN) $(GNUTOOLS)/bin $(TRACECMD)/m68k/bin $(PERF)/bin
+		$(GUESTBIN) $(GNUTOOLS)/bin $(TRACECMD)/m68k/bin $(if $(GUEST_PERF),$(PERF)/bin)
 
 run: initramfs
 	@$(STAGE) demo harness/qemu-run.sh --kernel $(VMLINUX) --initrd $(INITRAMFS) \
@@ -308,7 +311,9 @@ shell: initramfs
 # The kernels the suites need (dynamic ftrace, DYNAMIC_FTRACE=n, dynamic
 # ftrace with lockdep, patchable entries without frame pointers; the
 # Macintosh's, named MACHINE-VARIANT by check.sh --variants), then the
-# suites.  SUITES=a,b (shell patterns) runs only those, on only their kernels.
+# suites.  Each kernel's make runs JOBS recipes at once: the first one
+# builds the guest's tools (mostly serial configure scripts) beside its
+# kernel.  SUITES=a,b (shell patterns) runs only those, on only their kernels.
 # A plain `make check` runs every suite on the default kernel and
 # CHECK_OTHER_SUITES on the other one, and sums both up in one summary;
 # with KERNEL= or SUITES= it runs only that kernel.
@@ -329,9 +334,11 @@ CHECK_RUNS := $(KERNEL):$(or $(SUITES),all)
 endif
 check:
 	@for run in $(CHECK_RUNS); do k=$${run%%:*}; s=$${run#*:}; [ "$$s" != all ] || s=; \
+		p=; SUITES=$$s KERNEL=$$k harness/check.sh --list | grep -q '^perf ' && p=1; \
 		for v in $$(SUITES=$$s KERNEL=$$k harness/check.sh --variants); do m=virt; \
 			case $$v in *-*) m=$${v%%-*}; v=$${v#*-} ;; esac; \
-			$(MAKE) --no-print-directory initramfs KERNEL=$$k MACHINE=$$m VARIANT=$$v; done; done
+			$(MAKE) -j$(JOBS) --no-print-directory initramfs KERNEL=$$k MACHINE=$$m \
+				VARIANT=$$v GUEST_PERF=$$p; done; done
 	@dirs=; for run in $(CHECK_RUNS); do k=$${run%%:*}; s=$${run#*:}; \
 		[ "$$s" != all ] || s=; d=$(SHARED)/$$k; \
 		SUITES=$$s KERNEL=$$k harness/check.sh --run $$d; dirs="$$dirs $$d"; done; \
