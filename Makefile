@@ -334,7 +334,7 @@ CHECK_RUNS := $(KERNEL):$(or $(SUITES),all)
 endif
 check:
 	@for run in $(CHECK_RUNS); do k=$${run%%:*}; s=$${run#*:}; [ "$$s" != all ] || s=; \
-		p=; SUITES=$$s KERNEL=$$k harness/check.sh --list | grep -q '^perf ' && p=1; \
+		p=; SUITES=$$s KERNEL=$$k harness/check.sh --list | grep '^perf ' >/dev/null && p=1; \
 		for v in $$(SUITES=$$s KERNEL=$$k harness/check.sh --variants); do m=virt; \
 			case $$v in *-*) m=$${v%%-*}; v=$${v#*-} ;; esac; \
 			$(MAKE) -j$(JOBS) --no-print-directory initramfs KERNEL=$$k MACHINE=$$m \
