@@ -21,6 +21,7 @@
 #   make bisect-build   every step of the series builds vmlinux (slow)
 #   make defconfigs     every m68k defconfig, pristine vs series (very slow)
 #   make anchor-ftracetest [VARIANT=pfe]   kselftest ftrace on x86_64 beside m68k (slow)
+#   make qemu-cpus [QEMU=binary]   which 030/040/060 instructions QEMU's models run
 #
 # Every target takes KERNEL=7.3 (default) or KERNEL=6.12.  Every step is
 # incremental; build products and logs live in build/ (build/KERNEL/ for a
@@ -174,7 +175,7 @@ TRACE_CMD_SRC ?= $(if $(wildcard $(CURDIR)/../shared/src),$(CURDIR)/../shared/sr
 
 .PHONY: run check results bench bench-calls profile shell guest record deps tree kernel initramfs guest-bin gnu-tools \
 	trace-cmd perf clean FORCE sweep series am-check checkpatch series-check bisect-build defconfigs \
-	anchor-ftracetest
+	anchor-ftracetest qemu-cpus
 
 deps:
 	@$(STAGE) deps harness/deps.sh
@@ -434,6 +435,12 @@ defconfigs: series
 	@FTRACE_FRAGS="$(FTRACE_FRAGS)" PFE_FRAGS="$(PFE_FRAGS)" \
 		$(STAGE) defconfigs harness/defconfigs.sh \
 		$(SERIES_GIT) $(B)/defconfigs 2 $(DEFCONFIGS)
+# What QEMU's 68030, 68040 and 68060 models execute of the supervisor
+# instructions Linux needs on each (why only the 68040 boots here).
+QEMU ?= qemu-system-m68k
+qemu-cpus: | deps
+	@harness/qemu-cpus.sh $(QEMU)
+
 # The per-traced-call figures of `make bench` on VARIANT's kernel alone.
 bench-calls: initramfs
 	@$(STAGE) bench-calls harness/bench.sh --calls $(B) $(VARIANT)
