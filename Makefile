@@ -312,9 +312,7 @@ shell: initramfs
 # The kernels the suites need (dynamic ftrace, DYNAMIC_FTRACE=n, dynamic
 # ftrace with lockdep, patchable entries without frame pointers; the
 # Macintosh's, named MACHINE-VARIANT by check.sh --variants), then the
-# suites.  Each kernel's make runs JOBS recipes at once: the first one
-# builds the guest's tools (mostly serial configure scripts) beside its
-# kernel.  SUITES=a,b (shell patterns) runs only those, on only their kernels.
+# suites.  SUITES=a,b (shell patterns) runs only those, on only their kernels.
 # A plain `make check` runs every suite on the default kernel and
 # CHECK_OTHER_SUITES on the other one, and sums both up in one summary;
 # with KERNEL= or SUITES= it runs only that kernel.
@@ -338,8 +336,8 @@ check:
 		p=; SUITES=$$s KERNEL=$$k harness/check.sh --list | grep '^perf ' >/dev/null && p=1; \
 		for v in $$(SUITES=$$s KERNEL=$$k harness/check.sh --variants); do m=virt; \
 			case $$v in *-*) m=$${v%%-*}; v=$${v#*-} ;; esac; \
-			$(MAKE) -j$(JOBS) --no-print-directory initramfs KERNEL=$$k MACHINE=$$m \
-				VARIANT=$$v GUEST_PERF=$$p; done; done
+			$(MAKE) --no-print-directory initramfs KERNEL=$$k MACHINE=$$m VARIANT=$$v \
+				GUEST_PERF=$$p; done; done
 	@dirs=; for run in $(CHECK_RUNS); do k=$${run%%:*}; s=$${run#*:}; \
 		[ "$$s" != all ] || s=; d=$(SHARED)/$$k; \
 		SUITES=$$s KERNEL=$$k harness/check.sh --run $$d; dirs="$$dirs $$d"; done; \

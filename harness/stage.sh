@@ -6,10 +6,6 @@ name=$1
 shift
 log=$(dirname "$0")/../build/logs
 mkdir -p "$log"
-# The stage's own makes (kbuild, the tools' builds) take -j from their
-# command lines: not the jobserver or the variables of the make that ran
-# this stage (make check runs JOBS stages at once).
-unset MAKEFLAGS MFLAGS
 t0=$(date +%s)
 echo "==> [$name] $(date +%T)"
 "$@"
