@@ -55,8 +55,9 @@ VARIANT  ?= dynamic
 # MACHINE picks the board QEMU emulates and the kernel built for it (see
 # "Machines" in README.md): virt (the default: QEMU's virt board, 68040,
 # virt_defconfig), q800 (the Macintosh Quadra 800, mac_defconfig + configs/q800.config),
-# virt060 (virt_defconfig + configs/virt060.config: a 68040+68060 kernel; QEMU
-# 7.2 cannot run Linux on its 68060, so it is built and booted on the 68040).
+# virt060 (virt_defconfig + configs/virt060.config: a 68040+68060 kernel; no
+# QEMU here, 7.2 or 10.0.2, runs Linux on its 68060 (make qemu-cpus), so it
+# is built and booted on the 68040).
 # x86_64 is no m68k machine but the anchor of make bench: x86_64_defconfig
 # with the same tracing fragments, built from the same tree with the
 # host's gcc and booted on QEMU's pc board (VARIANT=dynamic, and pfe for
