@@ -8,6 +8,7 @@
 # back to its pristine content (or is removed when it is new).
 set -euo pipefail
 repo=$(realpath "$1") pristine=$(realpath "$2") tree=$(realpath -m "$3")
+self=$(realpath "$0")
 # Top-level kernel directories the overlay may hold.
 KDIRS="arch block certs crypto Documentation drivers fs include init io_uring
 ipc kernel lib mm net rust samples scripts security sound tools usr virt"
@@ -24,7 +25,7 @@ fi
 # once per kernel; each full pass forks some thousand processes).
 fingerprint=$( (cd "$repo" && { for d in $KDIRS patches; do if [ -d "$d" ]; then
 	git ls-files -co --exclude-standard "$d"; fi; done; } | sort -u >"$tree.fp-files" &&
-	cat "$tree.fp-files" && xargs -r -d '\n' cat <"$tree.fp-files" && cat "$0" &&
+	cat "$tree.fp-files" && xargs -r -d '\n' cat <"$tree.fp-files" && cat "$self" &&
 	{ cat "$pristine/.debian-version" 2>/dev/null || true; }) | md5sum)
 rm -f "$tree.fp-files"
 if [ -f "$tree/.overlay-files" ] && [ "$(cat "$tree/.sync-fingerprint" 2>/dev/null)" = "$fingerprint" ]; then

@@ -108,6 +108,14 @@ class SyncTreeTest(unittest.TestCase):
         self.assertNotIn('up to date', r.stdout)
         self.assertEqual(read(os.path.join(self.tree, 'kernel/a.c')), 'one\n2\nthree\n')
 
+    def test_run_by_a_relative_path_from_elsewhere(self):
+        # as make does (harness/sync-tree.sh, from the top directory), for
+        # a repository that is not the current directory (KERNEL=6.12's)
+        r = subprocess.run(['bash', os.path.relpath(SYNC, TOP), self.repo, self.pristine,
+                            self.tree], capture_output=True, text=True, cwd=TOP)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(read(os.path.join(self.tree, 'kernel/a.c')), 'one\nTWO\nthree\n')
+
     def test_dropped_patch_and_overlay_are_restored(self):
         self.assertEqual(self.sync().returncode, 0)
         write(os.path.join(self.repo, 'patches/series'), '')
