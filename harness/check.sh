@@ -116,6 +116,11 @@ q800_slow() {
 	[ -n "${CHECK_Q800_SLOW:-}" ] && [ "$KERNEL" != 6.12 ] || return 0
 	"$@"
 }
+# MACHINE=virt060 (kernel id virt060-dynamic): 7.3 only, a long suite.
+virt060() {
+	[ "$KERNEL" != 6.12 ] || return 0
+	long "$@"
+}
 # ColdFire (MACHINE=mcf5208, kernels mcf5208-boot, -boottrace, -bootgraph,
 # -flat, -lockdep): 7.3 only; boots without a libc, checked from the console (by
 # harness/console-checks.sh, or by the FLAT init itself).
@@ -174,6 +179,14 @@ suites() {
 	q800 suite q800-foundation q800-dynamic guest 600 foundation.sh
 	q800 suite q800-kprobes q800-dynamic kprobes_suite
 	q800 suite q800-uprobes q800-dynamic guest 600 uprobes.sh $nokunit
+	# the 68040+68060 kernel (MACHINE=virt060) on QEMU's 68040: no QEMU
+	# runs Linux on its 68060 (make qemu-cpus), so these prove that the
+	# 060 build of the port traces on the 040 it also supports
+	virt060 suite virt060-foundation virt060-dynamic guest 600 foundation.sh
+	virt060 suite virt060-function virt060-dynamic guest 900 function.sh $nokunit
+	virt060 suite virt060-dynamic virt060-dynamic guest 1200 dynamic.sh $nokunit
+	virt060 suite virt060-kprobes virt060-dynamic kprobes_suite
+	virt060 suite virt060-uprobes virt060-dynamic guest 600 uprobes.sh $nokunit
 	# ColdFire: the tracing self tests, and the trace events of a boot
 	coldfire suite mcf5208-selftests mcf5208-boot nouser_suite 300 selftests
 	coldfire suite mcf5208-boottrace mcf5208-boottrace nouser_suite 300 boottrace
