@@ -19,29 +19,30 @@ if [ ! -d "$tree" ]; then
 	mv "$tree.tmp" "$tree"
 fi
 
-# What the tree is made of: the overlay files and the patches (names and
-# contents), this script and the pristine tree's version.  When it is
-# what the last sync recorded, the tree is already right (make check syncs
-# once per kernel; each full pass forks some thousand processes).
-fingerprint=$( (cd "$repo" && { for d in $KDIRS patches; do if [ -d "$d" ]; then
-	git ls-files -co --exclude-standard "$d"; fi; done; } | sort -u >"$tree.fp-files" &&
-	cat "$tree.fp-files" && xargs -r -d '\n' cat <"$tree.fp-files" && cat "$self" &&
-	{ cat "$pristine/.debian-version" 2>/dev/null || true; }) | md5sum)
-rm -f "$tree.fp-files"
+stage=$tree.stage
+# The overlay files (KDIRS of the repository), and what the tree is made
+# of: those and the patches (names and contents), this script and the
+# pristine tree's version.  When it is what the last sync recorded, the
+# tree is already right (make check syncs once per kernel; each full pass
+# forks some thousand processes).
+(cd "$repo" && for d in $KDIRS; do if [ -d "$d" ]; then git ls-files -co --exclude-standard "$d"; fi; done) |
+	sort -u >"$stage.overlay"
+fingerprint=$( (cd "$repo" && { cat "$stage.overlay"; git ls-files -co --exclude-standard patches; } \
+	>"$stage.fp-files" && cat "$stage.fp-files" && xargs -r -d '\n' cat <"$stage.fp-files" &&
+	cat "$self" && { cat "$pristine/.debian-version" 2>/dev/null || true; }) | md5sum)
+rm -f "$stage.fp-files"
 if [ -f "$tree/.overlay-files" ] && [ "$(cat "$tree/.sync-fingerprint" 2>/dev/null)" = "$fingerprint" ]; then
+	rm -f "$stage.overlay"
 	echo "sync-tree: $(wc -l <"$tree/.overlay-files") overlay/patched files, up to date"
 	exit 0
 fi
 rm -f "$tree/.sync-fingerprint"
 
-stage=$tree.stage
 rm -rf "$stage" && mkdir -p "$stage"
 new_list=$stage.list
 : >"$new_list"
 
 # 1. overlay files
-(cd "$repo" && for d in $KDIRS; do if [ -d "$d" ]; then git ls-files -co --exclude-standard "$d"; fi; done) |
-	sort -u >"$stage.overlay"
 while read -r f; do
 	mkdir -p "$stage/$(dirname "$f")"
 	cp -p "$repo/$f" "$stage/$f"
