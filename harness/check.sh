@@ -101,25 +101,22 @@ long() {
 }
 storm_size=
 [ -n "${CHECK_LONG:-}" ] || storm_size="storm.switches=250 storm.modcycles=25"
-# The Macintosh (MACHINE=q800, kernel id q800-dynamic: mac_defconfig and
-# the dynamic fragments): 7.3 only, and one of the long suites (its
-# kernel is the largest build of make check: ~10 minutes on the slow
-# machine of 2026-11-27).  Its guest runs 8 ns instructions (qemu-run.sh:
+# machine SUITE...: a suite of the other 680x0 machines, each with a kernel
+# of its own: 7.3 only, and one of the long suites.  The Macintosh
+# (MACHINE=q800, kernel id q800-dynamic: mac_defconfig and the dynamic
+# fragments; the largest build of make check: ~10 minutes on the slow
+# machine of 2026-11-27): its guest runs 8 ns instructions (qemu-run.sh:
 # the Mac's clocksource needs them slower than virt's), so its suites take
-# more instructions than virt's twins.  kselftest ftrace there (about 10
-# min of one core) runs only with CHECK_Q800_SLOW=1.
-q800() {
+# more instructions than virt's twins; kselftest ftrace there (about 10
+# min of one core) runs only with CHECK_Q800_SLOW=1.  The 68040+68060
+# kernel (MACHINE=virt060, kernel id virt060-dynamic) on QEMU's 68040.
+machine() {
 	[ "$KERNEL" != 6.12 ] || return 0
 	long "$@"
 }
 q800_slow() {
 	[ -n "${CHECK_Q800_SLOW:-}" ] && [ "$KERNEL" != 6.12 ] || return 0
 	"$@"
-}
-# MACHINE=virt060 (kernel id virt060-dynamic): 7.3 only, a long suite.
-virt060() {
-	[ "$KERNEL" != 6.12 ] || return 0
-	long "$@"
 }
 # ColdFire (MACHINE=mcf5208, kernels mcf5208-boot, -boottrace, -bootgraph,
 # -flat, -lockdep): 7.3 only; boots without a libc, checked from the console (by
@@ -143,10 +140,10 @@ suites() {
 	suite trace-cmd dynamic trace_cmd_suite
 	suite foundation dynamic guest 600 foundation.sh
 	suite dynamic dynamic guest 1200 dynamic.sh $nokunit
-	q800 suite q800-dynamic q800-dynamic guest 1200 dynamic.sh $nokunit
+	machine suite q800-dynamic q800-dynamic guest 1200 dynamic.sh $nokunit
 	suite kprobes dynamic kprobes_suite
 	suite function dynamic guest 900 function.sh $nokunit
-	q800 suite q800-function q800-dynamic guest 900 function.sh $nokunit
+	machine suite q800-function q800-dynamic guest 900 function.sh $nokunit
 	suite syscalls dynamic guest 600 syscalls.sh $nokunit
 	suite stack-profile dynamic guest 600 stack-profile.sh $nokunit
 	suite badinput dynamic guest 600 badinput.sh $nokunit
@@ -175,18 +172,18 @@ suites() {
 	long suite lockdep-uprobes lockdep lockdep_suite uprobes 600
 	# the trace clock (microseconds, not jiffies) on both boards
 	suite clock dynamic guest 600 clock.sh $nokunit
-	q800 suite q800-clock q800-dynamic guest 600 clock.sh $nokunit
-	q800 suite q800-foundation q800-dynamic guest 600 foundation.sh
-	q800 suite q800-kprobes q800-dynamic kprobes_suite
-	q800 suite q800-uprobes q800-dynamic guest 600 uprobes.sh $nokunit
+	machine suite q800-clock q800-dynamic guest 600 clock.sh $nokunit
+	machine suite q800-foundation q800-dynamic guest 600 foundation.sh
+	machine suite q800-kprobes q800-dynamic kprobes_suite
+	machine suite q800-uprobes q800-dynamic guest 600 uprobes.sh $nokunit
 	# the 68040+68060 kernel (MACHINE=virt060) on QEMU's 68040: no QEMU
 	# runs Linux on its 68060 (make qemu-cpus), so these prove that the
 	# 060 build of the port traces on the 040 it also supports
-	virt060 suite virt060-foundation virt060-dynamic guest 600 foundation.sh
-	virt060 suite virt060-function virt060-dynamic guest 900 function.sh $nokunit
-	virt060 suite virt060-dynamic virt060-dynamic guest 1200 dynamic.sh $nokunit
-	virt060 suite virt060-kprobes virt060-dynamic kprobes_suite
-	virt060 suite virt060-uprobes virt060-dynamic guest 600 uprobes.sh $nokunit
+	machine suite virt060-foundation virt060-dynamic guest 600 foundation.sh
+	machine suite virt060-function virt060-dynamic guest 900 function.sh $nokunit
+	machine suite virt060-dynamic virt060-dynamic guest 1200 dynamic.sh $nokunit
+	machine suite virt060-kprobes virt060-dynamic kprobes_suite
+	machine suite virt060-uprobes virt060-dynamic guest 600 uprobes.sh $nokunit
 	# ColdFire: the tracing self tests, and the trace events of a boot
 	coldfire suite mcf5208-selftests mcf5208-boot nouser_suite 300 selftests
 	coldfire suite mcf5208-boottrace mcf5208-boottrace nouser_suite 300 boottrace
