@@ -44,15 +44,20 @@ m68060|pflusha|flushes the ATC
 m68060|fsave -(%sp)|FPU state at every context switch'
 
 verdict() { # CPU INSTRUCTION
-	printf '\t.text\n\t.globl _start\n_start:\n\tlea stack_top,%%sp\n\tlea stack_top-64,%%a0\n'`
-		`'\tmoveq #0,%%d0\n\t%s\n\tstop #0x2700\n\t.bss\n\t.space 1024\nstack_top:\n' "$2" >"$w/p.S"
-	"${cross}as" "-m${1#m}" -o "$w/p.o" "$w/p.S" 2>"$w/as.err" || { echo "not assembled"; return; }
+	printf '%s\n' '	.text' '	.globl _start' '_start:' '	lea stack_top,%sp' \
+		'	lea stack_top-64,%a0' '	moveq #0,%d0' "	$2" '	stop #0x2700' '	.bss' \
+		'	.space 1024' 'stack_top:' >"$w/p.S"
+	if ! "${cross}as" "-m${1#m}" -o "$w/p.o" "$w/p.S" 2>"$w/as.err"; then
+		echo "not assembled"
+		return
+	fi
 	"${cross}ld" -Ttext=0x10000 -o "$w/p.elf" "$w/p.o"
 	rm -f "$w/int.log"
 	timeout 2 "$qemu" -M virt -cpu "$1" -nographic -monitor none -serial none \
 		-kernel "$w/p.elf" -d int -D "$w/int.log" >"$w/q.out" 2>&1 || true
 	if grep -q 'Unimplemented control register' "$w/q.out"; then
-		echo "QEMU stops: $(grep -o 'Unimplemented control register [a-z]*' "$w/q.out" | head -n 1)"
+		echo "QEMU stops: $(grep -o 'Unimplemented control register [a-z]*' "$w/q.out" |
+			head -n 1)"
 	elif [ -s "$w/int.log" ]; then
 		sed -n '1s/^INT *[0-9]*: \([^(]*\).*/exception: \1/p' "$w/int.log"
 	else

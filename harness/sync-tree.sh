@@ -25,13 +25,16 @@ stage=$tree.stage
 # pristine tree's version.  When it is what the last sync recorded, the
 # tree is already right (make check syncs once per kernel; each full pass
 # forks some thousand processes).
-(cd "$repo" && for d in $KDIRS; do if [ -d "$d" ]; then git ls-files -co --exclude-standard "$d"; fi; done) |
-	sort -u >"$stage.overlay"
-fingerprint=$( (cd "$repo" && { cat "$stage.overlay"; git ls-files -co --exclude-standard patches; } \
-	>"$stage.fp-files" && cat "$stage.fp-files" && xargs -r -d '\n' cat <"$stage.fp-files" &&
-	cat "$self" && { cat "$pristine/.debian-version" 2>/dev/null || true; }) | md5sum)
+(cd "$repo" && for d in $KDIRS; do
+	if [ -d "$d" ]; then git ls-files -co --exclude-standard "$d"; fi
+done) | sort -u >"$stage.overlay"
+fingerprint=$( (cd "$repo" &&
+	{ cat "$stage.overlay"; git ls-files -co --exclude-standard patches; } >"$stage.fp-files" &&
+	cat "$stage.fp-files" && xargs -r -d '\n' cat <"$stage.fp-files" && cat "$self" &&
+	{ cat "$pristine/.debian-version" 2>/dev/null || true; }) | md5sum)
 rm -f "$stage.fp-files"
-if [ -f "$tree/.overlay-files" ] && [ "$(cat "$tree/.sync-fingerprint" 2>/dev/null)" = "$fingerprint" ]; then
+if [ -f "$tree/.overlay-files" ] &&
+   [ "$(cat "$tree/.sync-fingerprint" 2>/dev/null)" = "$fingerprint" ]; then
 	rm -f "$stage.overlay"
 	echo "sync-tree: $(wc -l <"$tree/.overlay-files") overlay/patched files, up to date"
 	exit 0
