@@ -13,7 +13,9 @@ exactly one patch of the series; nothing is guessed.
       import PRISTINE into the git repository GITDIR (once), build the
       commits, write `git format-patch --cover-letter` into OUTDIR, the
       cover letter from patches/cover-letter.txt with the figures of
-      docs/results.md (make results) filled in
+      docs/results.md (make results) filled in; each patch addressed
+      (To: the maintainers and reviewers, Cc: the lists) by PRISTINE's
+      scripts/get_maintainer.pl, the cover letter to all of them
   series.py am-check PRISTINE SERIESDIR TREE WORKDIR
       import PRISTINE into a fresh repository in WORKDIR, `git am` the
       series and fail unless the result is exactly TREE (contents, file
@@ -414,12 +416,56 @@ def write_series(repo, gitdir, base, head, outdir):
     return files
 
 
+def maintainers(pristine, patch, which):
+    """The addresses scripts/get_maintainer.pl gives for PATCH: 'people'
+    (maintainers and reviewers) or 'lists'."""
+    opts = ['--no-l'] if which == 'people' else ['--no-m', '--no-r', '--l']
+    out = run(['perl', os.path.join('scripts', 'get_maintainer.pl'), '--no-git',
+               '--no-git-fallback', '--no-rolestats'] + opts + [patch], cwd=pristine)
+    return [line.strip() for line in out.splitlines() if line.strip()]
+
+
+def add_headers(path, headers):
+    """Insert HEADERS [(name, [address...])] at the end of a mail's header."""
+    with open(path) as f:
+        text = f.read()
+    end = text.find('\n\n')
+    if end < 0:
+        raise SeriesError('%s: no end of the mail header' % path)
+    lines = ''.join('\n%s: %s' % (name, ',\n    '.join(addrs))
+                    for name, addrs in headers if addrs)
+    with open(path, 'w') as f:
+        f.write(text[:end] + lines + text[end:])
+
+
+def address(pristine, outdir, files):
+    """To: and Cc: from get_maintainer.pl for each patch; the cover letter
+    goes to everyone any patch goes to."""
+    if not os.path.exists(os.path.join(pristine, 'scripts', 'get_maintainer.pl')):
+        print('series: %s has no scripts/get_maintainer.pl: the patches are not addressed'
+              % pristine)
+        return
+    every = {'people': [], 'lists': []}
+    for name in files:
+        if name.startswith('0000-'):
+            continue
+        path = os.path.join(outdir, name)
+        found = {}
+        for which in every:
+            found[which] = maintainers(pristine, path, which)
+            every[which] += [a for a in found[which] if a not in every[which]]
+        add_headers(path, [('To', found['people']), ('Cc', found['lists'])])
+    add_headers(os.path.join(outdir, '0000-cover-letter.patch'),
+                [('To', every['people']), ('Cc', every['lists'])])
+
+
 def cmd_make(repo, pristine, gitdir, outdir):
     series = read_series(repo)
     by_patch = load_map(repo, series)
     base = make_base(gitdir, pristine)
     head = build_commits(repo, gitdir, base, series, by_patch)
     files = write_series(repo, gitdir, base, head, outdir)
+    address(pristine, outdir, files)
     print('series: %d patches and a cover letter in %s' % (len(files) - 1, outdir))
 
 

@@ -53,6 +53,22 @@ PATCH_B = textwrap.dedent("""\
 
 README = '# x\n'
 
+# a stand-in for scripts/get_maintainer.pl: people by the files a patch
+# touches, one list for kernel/a.c and one for everything
+GET_MAINTAINER = r"""#!/usr/bin/perl
+my $patch = $ARGV[-1];
+open(my $f, '<', $patch) or die "no $patch";
+my $text = do { local $/; <$f> };
+if (grep { $_ eq '--l' } @ARGV) {
+	print "a-list\@example.org\n" if $text =~ m{b/kernel/a\.c};
+	print "lkml\@example.org\n";
+	exit 0;
+}
+print "A Maintainer <a\@example.org>\n" if $text =~ m{b/kernel/a\.c};
+print "K Maintainer <k\@example.org>\n" if $text =~ m{b/kernel/Makefile};
+print "N Reviewer <n\@example.org>\n" if $text =~ m{b/kernel/new\.c};
+"""
+
 # the make bench part make results appends
 BENCH = textwrap.dedent("""\
 
@@ -291,6 +307,28 @@ class SeriesEndToEndTest(unittest.TestCase):
         # the pristine tree is untouched by git am through the hard links
         with open(os.path.join(self.pristine, 'kernel/a.c')) as f:
             self.assertEqual(f.read(), 'one\ntwo\nthree\n')
+
+    def test_patches_are_addressed(self):
+        """Each patch goes to whom get_maintainer.pl names for it (To: people,
+        Cc: lists), the cover letter to all of them, in the mail header."""
+        write(os.path.join(self.pristine, 'scripts/get_maintainer.pl'), GET_MAINTAINER)
+        self.assertEqual(self.make(), 0)
+        heads = []
+        for name in sorted(os.listdir(self.out)):
+            with open(os.path.join(self.out, name)) as f:
+                heads.append(f.read().split('\n\n', 1)[0])
+        cover, first, second = heads
+        self.assertIn('\nTo: A Maintainer <a@example.org>\n'
+                      'Cc: a-list@example.org,\n    lkml@example.org', first)
+        self.assertIn('\nTo: K Maintainer <k@example.org>,\n    N Reviewer <n@example.org>\n'
+                      'Cc: lkml@example.org', second)
+        self.assertNotIn('a-list', second)
+        self.assertIn('\nTo: A Maintainer <a@example.org>,\n    K Maintainer <k@example.org>,'
+                      '\n    N Reviewer <n@example.org>\n'
+                      'Cc: a-list@example.org,\n    lkml@example.org', cover)
+        # a get_maintainer.pl that fails stops make series
+        write(os.path.join(self.pristine, 'scripts/get_maintainer.pl'), 'exit 3;\n')
+        self.assertNotEqual(self.make(), 0)
 
     def test_staged_overlay_file(self):
         """new.c comes in with patch 1 as its stage diff makes it, and patch 2
