@@ -416,13 +416,22 @@ def write_series(repo, gitdir, base, head, outdir):
     return files
 
 
-def maintainers(pristine, patch, which):
-    """The addresses scripts/get_maintainer.pl gives for PATCH: 'people'
-    (maintainers and reviewers) or 'lists'."""
-    opts = ['--no-l'] if which == 'people' else ['--no-m', '--no-r', '--l']
+def maintainers(pristine, patch):
+    """Whom scripts/get_maintainer.pl names for PATCH, as (people, lists):
+    one run, the mailing lists told apart by their role ("open list:X",
+    "moderated list:X", "subscriber list:X")."""
     out = run(['perl', os.path.join('scripts', 'get_maintainer.pl'), '--no-git',
-               '--no-git-fallback', '--no-rolestats'] + opts + [patch], cwd=pristine)
-    return [line.strip() for line in out.splitlines() if line.strip()]
+               '--no-git-fallback', patch], cwd=pristine)
+    people, lists = [], []
+    for line in filter(None, (line.strip() for line in out.splitlines())):
+        # ADDRESS (ROLE:SECTION[,ROLE:SECTION...]); a section's name may
+        # hold parentheses, an address does not
+        addr, _, roles = line.partition(' (')
+        if not roles.endswith(')'):
+            raise SeriesError('get_maintainer.pl %s: no role in %r' % (patch, line))
+        kind = roles[:-1].split(':')[0].split(',')[0]
+        (lists if kind.endswith('list') else people).append(addr)
+    return people, lists
 
 
 def add_headers(path, headers):
@@ -445,18 +454,17 @@ def address(pristine, outdir, files):
         print('series: %s has no scripts/get_maintainer.pl: the patches are not addressed'
               % pristine)
         return
-    every = {'people': [], 'lists': []}
+    every_person, every_list = [], []
     for name in files:
         if name.startswith('0000-'):
             continue
         path = os.path.join(outdir, name)
-        found = {}
-        for which in every:
-            found[which] = maintainers(pristine, path, which)
-            every[which] += [a for a in found[which] if a not in every[which]]
-        add_headers(path, [('To', found['people']), ('Cc', found['lists'])])
+        people, lists = maintainers(pristine, path)
+        every_person += [a for a in people if a not in every_person]
+        every_list += [a for a in lists if a not in every_list]
+        add_headers(path, [('To', people), ('Cc', lists)])
     add_headers(os.path.join(outdir, '0000-cover-letter.patch'),
-                [('To', every['people']), ('Cc', every['lists'])])
+                [('To', every_person), ('Cc', every_list)])
 
 
 def cmd_make(repo, pristine, gitdir, outdir):

@@ -54,19 +54,17 @@ PATCH_B = textwrap.dedent("""\
 README = '# x\n'
 
 # a stand-in for scripts/get_maintainer.pl: people by the files a patch
-# touches, one list for kernel/a.c and one for everything
+# touches, one list for kernel/a.c and one for everything, each with its
+# role as the real one prints it
 GET_MAINTAINER = r"""#!/usr/bin/perl
 my $patch = $ARGV[-1];
 open(my $f, '<', $patch) or die "no $patch";
 my $text = do { local $/; <$f> };
-if (grep { $_ eq '--l' } @ARGV) {
-	print "a-list\@example.org\n" if $text =~ m{b/kernel/a\.c};
-	print "lkml\@example.org\n";
-	exit 0;
-}
-print "A Maintainer <a\@example.org>\n" if $text =~ m{b/kernel/a\.c};
-print "K Maintainer <k\@example.org>\n" if $text =~ m{b/kernel/Makefile};
-print "N Reviewer <n\@example.org>\n" if $text =~ m{b/kernel/new\.c};
+print "A Maintainer <a\@example.org> (maintainer:A)\n" if $text =~ m{b/kernel/a\.c};
+print "K Maintainer <k\@example.org> (maintainer:KBUILD (THE BUILD))\n" if $text =~ m{b/kernel/Makefile};
+print "N Reviewer <n\@example.org> (reviewer:NEW)\n" if $text =~ m{b/kernel/new\.c};
+print "a-list\@example.org (moderated list:A)\n" if $text =~ m{b/kernel/a\.c};
+print "lkml\@example.org (open list)\n";
 """
 
 # the make bench part make results appends
