@@ -12,11 +12,16 @@
 # byte order (without lscpu it writes its records big-endian, right on
 # m68k only), add_remove_uprobe.tc reads /bin/sh's entry point and LOAD
 # segments with `readelf -hW`/`readelf -lW`.
-# Only readelf is built of binutils (with the libraries it links: libiberty,
-# zlib, libctf); nothing of it needs bfd at run time.
+# Only readelf is built of binutils, with the libraries it links (libiberty,
+# zlib, libsframe) and bfd's two generated headers it includes; libctf is
+# left out (--disable-libctf: readelf then has no --ctf dump, which no test
+# uses), and with it the build of bfd that libctf needs.
 #
-# Does nothing when both programs are newer than this script.  The source
-# packages are downloaded once into build/dl; build logs are OUTDIR/*.log.
+# Does nothing when the three programs are newer than this script.  The
+# source packages are downloaded once into build/dl; build logs are
+# OUTDIR/*.log.  The three are built at the same time: most of each build
+# is a configure script, which keeps one core busy, so one at a time would
+# leave the other core idle for most of the step.
 # Environment: JOBS (default: nproc).
 set -euo pipefail
 # shellcheck source=harness/arch.sh
@@ -38,18 +43,26 @@ fi
 command -v "$cc" >/dev/null || die "$cc not found (harness/deps.sh installs it)"
 mkdir -p "$out/bin" "$dl"
 
-# source PACKAGE VERSION-GLOB: unpack the newest matching source package
-# into $out/src/PACKAGE, downloading it first if build/dl has none.
+# newest_dsc PACKAGE VERSION-GLOB: the newest matching .dsc in build/dl
+newest_dsc() {
+	find "$dl" -maxdepth 1 -name "${1}_$2.dsc" | sort -V | tail -n 1
+}
+# download PACKAGE VERSION-GLOB: the source package into build/dl, unless
+# it is there already (one at a time, before the builds start).
+download() {
+	local pkg=$1 glob=$2
+	[ -z "$(newest_dsc "$pkg" "$glob")" ] || return 0
+	echo "$me: downloading the $pkg source package into $dl"
+	(cd "$dl" && apt-get source --download-only "$pkg") >>"$out/$pkg.log" 2>&1 ||
+		fail "$pkg" "apt-get source $pkg failed (deb-src entries missing? see harness/deps.sh)"
+	[ -n "$(newest_dsc "$pkg" "$glob")" ] ||
+		fail "$pkg" "no ${pkg}_$glob.dsc in $dl after apt-get source"
+}
+# source_pkg PACKAGE VERSION-GLOB: unpack the newest matching source
+# package (download put it in build/dl) into $out/src/PACKAGE.
 source_pkg() {
-	local pkg=$1 glob=$2 dsc log=$out/$1.log
-	dsc=$(find "$dl" -maxdepth 1 -name "${pkg}_$glob.dsc" | sort -V | tail -n 1)
-	if [ -z "$dsc" ]; then
-		echo "$me: downloading the $pkg source package into $dl"
-		(cd "$dl" && apt-get source --download-only "$pkg") >>"$log" 2>&1 ||
-			fail "$pkg" "apt-get source $pkg failed (deb-src entries missing? see harness/deps.sh)"
-		dsc=$(find "$dl" -maxdepth 1 -name "${pkg}_$glob.dsc" | sort -V | tail -n 1)
-		[ -n "$dsc" ] || fail "$pkg" "no ${pkg}_$glob.dsc in $dl after apt-get source"
-	fi
+	local pkg=$1 dsc log=$out/$1.log
+	dsc=$(newest_dsc "$pkg" "$2")
 	rm -rf "$out/src/$pkg"
 	mkdir -p "$out/src"
 	echo "$me: unpacking $(basename "$dsc")"
@@ -77,56 +90,81 @@ install_bin() {
 host=${CROSS%-}
 [ -n "$host" ] || host=$(gcc -dumpmachine)
 t0=$(date +%s)
-: >"$out/gawk.log"
-source_pkg gawk '5.*'
-b=$out/src/gawk-build
-mkdir -p "$b"
-echo "$me: building gawk (-j$jobs), log: $out/gawk.log"
-(cd "$b" && ../gawk/configure --host="$host" CC="$cc" LDFLAGS=-static \
-	--disable-nls --without-readline --without-mpfr --disable-extensions --disable-pma) \
-	>>"$out/gawk.log" 2>&1 || fail gawk "configure failed"
-make -C "$b" -j"$jobs" -C support >>"$out/gawk.log" 2>&1 || fail gawk "make -C support failed"
-make -C "$b" -j"$jobs" gawk >>"$out/gawk.log" 2>&1 || fail gawk "make gawk failed"
-install_bin "$b/gawk" gawk
-ln -sfn gawk "$out/bin/awk"
+for pkg in gawk binutils util-linux; do
+	: >"$out/$pkg.log"
+done
+download gawk '5.*'
+download binutils '2.*'
+download util-linux '2.*'
 
-: >"$out/binutils.log"
-source_pkg binutils '2.*'
-b=$out/src/binutils-build
-mkdir -p "$b"
-echo "$me: building readelf (-j$jobs), log: $out/binutils.log"
-bmake=(make -C "$b" MAKEINFO=true)
-(cd "$b" && ../binutils/configure --host="$host" --target="$host" \
-	CC="$cc" --disable-gdb --disable-gdbserver --disable-sim --disable-ld --disable-gas \
-	--disable-gprof --disable-gprofng --disable-nls --disable-werror --disable-plugins \
-	--disable-shared --without-debuginfod --without-msgpack --without-zstd) \
-	>>"$out/binutils.log" 2>&1 || fail binutils "configure failed"
-"${bmake[@]}" -j"$jobs" all-libiberty all-zlib all-libctf >>"$out/binutils.log" 2>&1 ||
-	fail binutils "building readelf's libraries failed"
-"${bmake[@]}" configure-binutils >>"$out/binutils.log" 2>&1 || fail binutils "configure-binutils failed"
-# libtool drops a plain -static; -all-static links everything statically.
-"${bmake[@]}" -C binutils readelf LDFLAGS=-all-static >>"$out/binutils.log" 2>&1 ||
-	fail binutils "make readelf failed"
-install_bin "$b/binutils/readelf" readelf
+build_gawk() {
+	source_pkg gawk '5.*'
+	local b=$out/src/gawk-build
+	mkdir -p "$b"
+	echo "$me: building gawk (-j$jobs), log: $out/gawk.log"
+	(cd "$b" && ../gawk/configure --host="$host" CC="$cc" LDFLAGS=-static \
+		--disable-nls --without-readline --without-mpfr --disable-extensions --disable-pma) \
+		>>"$out/gawk.log" 2>&1 || fail gawk "configure failed"
+	make -C "$b" -j"$jobs" -C support >>"$out/gawk.log" 2>&1 || fail gawk "make -C support failed"
+	make -C "$b" -j"$jobs" gawk >>"$out/gawk.log" 2>&1 || fail gawk "make gawk failed"
+	install_bin "$b/gawk" gawk
+	ln -sfn gawk "$out/bin/awk"
+}
+
+build_readelf() {
+	source_pkg binutils '2.*'
+	local b=$out/src/binutils-build
+	mkdir -p "$b"
+	echo "$me: building readelf (-j$jobs), log: $out/binutils.log"
+	local bmake=(make -C "$b" MAKEINFO=true)
+	(cd "$b" && ../binutils/configure --host="$host" --target="$host" \
+		CC="$cc" --disable-gdb --disable-gdbserver --disable-sim --disable-ld --disable-gas \
+		--disable-gprof --disable-gprofng --disable-nls --disable-werror --disable-plugins \
+		--disable-shared --without-debuginfod --without-msgpack --without-zstd \
+		--disable-libctf) >>"$out/binutils.log" 2>&1 || fail binutils "configure failed"
+	"${bmake[@]}" -j"$jobs" all-libiberty all-zlib all-libsframe configure-bfd \
+		>>"$out/binutils.log" 2>&1 || fail binutils "building readelf's libraries failed"
+	"${bmake[@]}" -C bfd bfd.h bfdver.h >>"$out/binutils.log" 2>&1 ||
+		fail binutils "generating bfd.h and bfdver.h failed"
+	"${bmake[@]}" configure-binutils >>"$out/binutils.log" 2>&1 || fail binutils "configure-binutils failed"
+	# libtool drops a plain -static; -all-static links everything statically.
+	"${bmake[@]}" -C binutils readelf LDFLAGS=-all-static >>"$out/binutils.log" 2>&1 ||
+		fail binutils "make readelf failed"
+	install_bin "$b/binutils/readelf" readelf
+}
 
 # lscpu alone of util-linux, with its libsmartcols; the Debian patches
 # leave the autotools files older than their inputs, so make is told
 # not to regenerate them.
-: >"$out/util-linux.log"
-source_pkg util-linux '2.*'
-b=$out/src/util-linux-build
-mkdir -p "$b"
-echo "$me: building lscpu (-j$jobs), log: $out/util-linux.log"
-(cd "$b" && ../util-linux/configure --host="$host" CC="$cc" --disable-all-programs \
-	--enable-lscpu --enable-libsmartcols --disable-nls --disable-shared --enable-static \
-	--disable-bash-completion --without-python --without-systemd --without-udev \
-	--without-ncurses --without-ncursesw --without-tinfo --without-readline \
-	--without-libz --without-cap-ng --without-selinux --without-audit \
-	--without-utempter --without-econf) >>"$out/util-linux.log" 2>&1 ||
-	fail util-linux "configure failed"
-make -C "$b" -j"$jobs" ACLOCAL=true AUTOMAKE=true AUTOCONF=true AUTOHEADER=true \
-	lscpu LDFLAGS=-all-static >>"$out/util-linux.log" 2>&1 || fail util-linux "make lscpu failed"
-install_bin "$b/lscpu" lscpu
+build_lscpu() {
+	source_pkg util-linux '2.*'
+	local b=$out/src/util-linux-build
+	mkdir -p "$b"
+	echo "$me: building lscpu (-j$jobs), log: $out/util-linux.log"
+	(cd "$b" && ../util-linux/configure --host="$host" CC="$cc" --disable-all-programs \
+		--enable-lscpu --enable-libsmartcols --disable-nls --disable-shared --enable-static \
+		--disable-bash-completion --without-python --without-systemd --without-udev \
+		--without-ncurses --without-ncursesw --without-tinfo --without-readline \
+		--without-libz --without-cap-ng --without-selinux --without-audit \
+		--without-utempter --without-econf) >>"$out/util-linux.log" 2>&1 ||
+		fail util-linux "configure failed"
+	make -C "$b" -j"$jobs" ACLOCAL=true AUTOMAKE=true AUTOCONF=true AUTOHEADER=true \
+		lscpu LDFLAGS=-all-static >>"$out/util-linux.log" 2>&1 || fail util-linux "make lscpu failed"
+	install_bin "$b/lscpu" lscpu
+}
+
+# Each build in a subshell of its own (a failure says which and exits
+# it); the step fails when any of them did, after all three ended.
+pids=()
+for prog in gawk readelf lscpu; do
+	build_$prog &
+	pids+=($!)
+done
+failed=0
+for pid in "${pids[@]}"; do
+	wait "$pid" || failed=1
+done
+[ $failed -eq 0 ] || die "a build failed (its log is named above)"
 
 rm -rf "$out/src"
 echo "$me: $out/bin: gawk $(du -h "$out/bin/gawk" | cut -f1), readelf $(du -h "$out/bin/readelf" | cut -f1), lscpu $(du -h "$out/bin/lscpu" | cut -f1), built in $(($(date +%s) - t0))s"
