@@ -399,6 +399,11 @@ def render(data, previous=None):
     return '\n'.join(out) + '\n'
 
 
+# Issue 31's target for tracing compiled in and off on patchable entries:
+# at most this many instructions added per traced function entry.
+PFE_OFF_MAX = 1.1
+
+
 def targets(data):
     s, F = data['samples'], data['figures']
     lines = []
@@ -428,7 +433,7 @@ def targets(data):
                 per = (med - plain) / (n / rounds) / data['ns_insn']
                 line += (f'; {per:.2f} instructions per function entry, '
                          f'{n / rounds:,.0f} entries per iteration '
-                         f'({"met" if per <= 1.2 else "MISSED"}: <= 1.2)')
+                         f'({"met" if per <= PFE_OFF_MAX else "MISSED"}: <= {PFE_OFF_MAX})')
             lines.append(line)
         fn = s['dynamic'].get(('function', wl))
         if fn:

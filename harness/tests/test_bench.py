@@ -108,7 +108,7 @@ class BenchTest(unittest.TestCase):
         # (1002 - 1000) ns per call over 20000 / 10000 entries per call
         self.assertIn('pfe compiled in, off, getppid() (ns/call): +0.20 % against plain; '
                       '1.00 instructions per function entry, 2 entries per iteration '
-                      '(met: <= 1.2)', t)
+                      '(met: <= 1.1)', t)
         # no spawn entry count: the ratio only
         self.assertIn('pfe compiled in, off, fork+exec+pipe (ns/round): +0.20 % against '
                       'plain\n', t)
@@ -119,9 +119,16 @@ class BenchTest(unittest.TestCase):
         self.assertEqual(self.run_main(), 0)
         t = self.table()
         self.assertIn('3.00 instructions per function entry, 2 entries per iteration '
-                      '(MISSED: <= 1.2)', t)
+                      '(MISSED: <= 1.1)', t)
         self.assertIn('fork+exec+pipe (ns/round): +0.20 % against plain; 0.80 instructions '
-                      'per function entry, 125 entries per iteration (met: <= 1.2)', t)
+                      'per function entry, 125 entries per iteration (met: <= 1.1)', t)
+        # 144 / 125 = 1.15: over issue 31's 1.1, though under 6.12's old 1.2
+        write(self.d, 'pfe.log', bench_lines('off', [1002] * 3, [50144] * 3) +
+              'FIGURE entries-10000-calls 20000 entries\n'
+              'FIGURE entries-2-spawns 250 entries\n')
+        self.assertEqual(self.run_main(), 0)
+        self.assertIn('1.15 instructions per function entry, 125 entries per iteration '
+                      '(MISSED: <= 1.1)', self.table())
 
     def test_per_probe_hit(self):
         # kprobes on getppid(), uprobes on the user call: probed - off
