@@ -43,26 +43,28 @@ fi
 command -v "$cc" >/dev/null || die "$cc not found (harness/deps.sh installs it)"
 mkdir -p "$out/bin" "$dl"
 
-# newest_dsc PACKAGE VERSION-GLOB: the newest matching .dsc in build/dl
+# The source packages, each with the versions it is taken in.
+declare -A version=([gawk]='5.*' [binutils]='2.*' [util-linux]='2.*')
+# newest_dsc PACKAGE: the newest .dsc of it in build/dl
 newest_dsc() {
-	find "$dl" -maxdepth 1 -name "${1}_$2.dsc" | sort -V | tail -n 1
+	find "$dl" -maxdepth 1 -name "${1}_${version[$1]}.dsc" | sort -V | tail -n 1
 }
-# download PACKAGE VERSION-GLOB: the source package into build/dl, unless
-# it is there already (one at a time, before the builds start).
+# download PACKAGE: the source package into build/dl, unless it is there
+# already (one at a time, before the builds start).
 download() {
-	local pkg=$1 glob=$2
-	[ -z "$(newest_dsc "$pkg" "$glob")" ] || return 0
+	local pkg=$1
+	[ -z "$(newest_dsc "$pkg")" ] || return 0
 	echo "$me: downloading the $pkg source package into $dl"
 	(cd "$dl" && apt-get source --download-only "$pkg") >>"$out/$pkg.log" 2>&1 ||
 		fail "$pkg" "apt-get source $pkg failed (deb-src entries missing? see harness/deps.sh)"
-	[ -n "$(newest_dsc "$pkg" "$glob")" ] ||
-		fail "$pkg" "no ${pkg}_$glob.dsc in $dl after apt-get source"
+	[ -n "$(newest_dsc "$pkg")" ] ||
+		fail "$pkg" "no ${pkg}_${version[$pkg]}.dsc in $dl after apt-get source"
 }
-# source_pkg PACKAGE VERSION-GLOB: unpack the newest matching source
-# package (download put it in build/dl) into $out/src/PACKAGE.
+# source_pkg PACKAGE: unpack the newest source package (download put it
+# in build/dl) into $out/src/PACKAGE.
 source_pkg() {
 	local pkg=$1 dsc log=$out/$1.log
-	dsc=$(newest_dsc "$pkg" "$2")
+	dsc=$(newest_dsc "$pkg")
 	rm -rf "$out/src/$pkg"
 	mkdir -p "$out/src"
 	echo "$me: unpacking $(basename "$dsc")"
@@ -90,15 +92,13 @@ install_bin() {
 host=${CROSS%-}
 [ -n "$host" ] || host=$(gcc -dumpmachine)
 t0=$(date +%s)
-for pkg in gawk binutils util-linux; do
+for pkg in "${!version[@]}"; do
 	: >"$out/$pkg.log"
+	download "$pkg"
 done
-download gawk '5.*'
-download binutils '2.*'
-download util-linux '2.*'
 
 build_gawk() {
-	source_pkg gawk '5.*'
+	source_pkg gawk
 	local b=$out/src/gawk-build
 	mkdir -p "$b"
 	echo "$me: building gawk (-j$jobs), log: $out/gawk.log"
@@ -112,7 +112,7 @@ build_gawk() {
 }
 
 build_readelf() {
-	source_pkg binutils '2.*'
+	source_pkg binutils
 	local b=$out/src/binutils-build
 	mkdir -p "$b"
 	echo "$me: building readelf (-j$jobs), log: $out/binutils.log"
@@ -137,7 +137,7 @@ build_readelf() {
 # leave the autotools files older than their inputs, so make is told
 # not to regenerate them.
 build_lscpu() {
-	source_pkg util-linux '2.*'
+	source_pkg util-linux
 	local b=$out/src/util-linux-build
 	mkdir -p "$b"
 	echo "$me: building lscpu (-j$jobs), log: $out/util-linux.log"
