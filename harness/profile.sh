@@ -6,7 +6,11 @@
 #
 # For each state: boot KOBJ's kernel halted, with QEMU's gdbstub on a free
 # local port, and run guest/bench/profile.sh in it (tracing in that state,
-# then tagged getppid() calls); gdb-multiarch (harness/profile_gdb.py)
+# then tagged getppid() calls).  Under -icount like `make bench`: guest time
+# is instructions, so a single-stepped call sees the time stamps the bench
+# sees; in real time every step lasts milliseconds, and the ring buffer
+# would add a time extend to each event (46 instructions per event more
+# than the bench executes).  gdb-multiarch (harness/profile_gdb.py)
 # single-steps PROFILE_CALLS of those calls and writes OUTDIR/STATE.pcs.
 # harness/profile.py then attributes every instruction to its function
 # and writes OUTDIR/table.md.  Console logs: OUTDIR/STATE.log.
@@ -35,7 +39,7 @@ for state in "${states[@]}"; do
 	echo "$me: $state (gdbstub on 127.0.0.1:$port)"
 	QEMU_EXTRA="-gdb tcp:127.0.0.1:$port -S" "$top/harness/qemu-run.sh" \
 		--kernel "$kobj/vmlinux" --initrd "$kobj/initramfs.cpio.gz" --timeout 600 \
-		--log "$out/$state.log" --append "trace_event= kunit.enable=0 profile.state=$state" \
+		--icount --log "$out/$state.log" --append "trace_event= kunit.enable=0 profile.state=$state" \
 		"$top/guest/bench/profile.sh" >"$out/$state.out" 2>&1 &
 	qpid=$!
 	# QEMU listens once it has started; gdb retries until then.
