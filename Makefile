@@ -14,8 +14,9 @@
 #                 build/KERNEL/trace.dat on the host
 #   make bench-calls   instructions per traced call only, VARIANT's kernel
 #   make profile  instructions per function of one traced getppid() call
+#                 (build/KERNEL/profile-VARIANT/table.md; beside x86_64's
+#                 when `make profile MACHINE=x86_64` made that one)
 #   make sweep    kprobes on every function entry and text symbol (slow)
-#                 (build/KERNEL/profile/table.md)
 #   make series   the port as a git format-patch series (build/7.3/series/)
 #   make series-check   git am of the series = build/7.3/linux, feature tables, checkpatch
 #   make bisect-build   every step of the series builds vmlinux (slow)
@@ -445,8 +446,14 @@ bench-calls: initramfs
 	@$(STAGE) bench-calls harness/bench.sh --calls $(B) $(VARIANT)
 
 # One getppid() call single-stepped under QEMU's gdbstub, on VARIANT's kernel.
+# Each kernel's in build/KERNEL/profile-[MACHINE-]VARIANT, like its kobj;
+# virt's beside the x86_64 anchor's of the same VARIANT once that exists.
+PROFILE_DIR    = $(patsubst $(B)/kobj-%,$(B)/profile-%,$(KOBJ))
+PROFILE_ANCHOR = $(B)/profile-x86_64-$(VARIANT)
 profile: initramfs
-	@$(STAGE) profile harness/profile.sh $(KOBJ) $(B)/profile
+	@$(if $(filter virt,$(MACHINE)),$(if $(wildcard $(PROFILE_ANCHOR)/function.pcs),\
+		PROFILE_BESIDE="x86_64 $(B)/kobj-x86_64-$(VARIANT)/vmlinux $(PROFILE_ANCHOR)")) \
+		$(STAGE) profile harness/profile.sh $(KOBJ) $(PROFILE_DIR)
 
 clean:
 	rm -rf $(B)/kobj-* $(B)/linux $(B)/logs

@@ -2,17 +2,21 @@
 # SPDX-License-Identifier: GPL-2.0
 """Tabulate `make profile` (harness/profile.sh).
 
-    profile.py VMLINUX PROFILE_DIR
+    profile.py VMLINUX PROFILE_DIR [NAME ANCHOR_VMLINUX ANCHOR_DIR]
 
 Reads PROFILE_DIR/<state>.pcs (harness/profile_gdb.py: "CALL n" lines,
 each followed by the PCs that call executed) for the states off,
 function and function_graph, attributes every PC to the function symbol
 of VMLINUX that contains it, and writes PROFILE_DIR/table.md (also
 printed): for each state the call with the median instruction count,
-instructions per function and their share.  "Per traced call" is the
+instructions per function and their share; with an anchor (x86_64's
+profile of the same tree), what each function adds to one traced entry
+on both kernels, side by side.  "Per traced call" is the
 instructions above tracing off divided by the traced entries of the call,
-counted as the times the call ran the tracer entry point (ftrace_caller,
-or _mcount without dynamic ftrace).
+counted as the times the call entered the tracer's callback
+(function_trace_call, function_graph_enter_regs): the same on m68k and
+on x86_64, whose call sites may call a trampoline of the tracer's own,
+outside vmlinux (those instructions are listed as such).
 Exit status 1 when a file is missing or empty.
 """
 
@@ -25,7 +29,11 @@ STATES = ['off', 'function', 'function_graph']
 STATE_TEXT = {'off': 'tracing off',
               'function': 'function tracer, all functions',
               'function_graph': 'function_graph, all functions'}
-ENTRY = ('ftrace_caller', '_mcount')
+# the callback entered once per traced function entry, by state (6.12's
+# graph entry is function_graph_enter)
+ENTRY = {'function': ('function_trace_call',),
+         'function_graph': ('function_graph_enter_regs', 'function_graph_enter')}
+OUTSIDE = '(outside vmlinux: a trampoline)'
 
 
 class ProfileError(Exception):
@@ -60,8 +68,11 @@ class Symbols:
         self.other, self.ostart = other, [a for a, _ in other]
         self.addr = {n: a for a, n in other}
         self.addr.update({n: a for a, _, n in funcs})
+        self.text = (self.addr.get('_stext', 0), self.addr.get('_etext', 1 << 64))
 
     def name(self, pc):
+        if not self.text[0] <= pc < self.text[1]:
+            return OUTSIDE
         i = bisect.bisect_right(self.fstart, pc) - 1
         if i >= 0 and self.funcs[i][0] <= pc < self.funcs[i][1]:
             return self.funcs[i][2]
@@ -94,23 +105,48 @@ def median_call(calls):
     return next(c for c in calls if len(c) == want), [len(c) for c in calls]
 
 
-def render(sym, prof):
-    out = []
-    base = len(prof['off'][0]) if 'off' in prof else None
-    entry_pcs = {sym.addr[n] for n in ENTRY if n in sym.addr}
-    # (x86_64's figures and the targets: make bench, which boots the anchor)
-    summary = ['| state | instructions in sys_getppid() | traced entries | '
-               'per traced call |', '|---|---:|---:|---:|']
-    for state in STATES:
-        if state not in prof:
-            continue
-        call, lens = prof[state]
-        entries = sum(1 for pc in call if pc in entry_pcs)
+def analyse(sym, prof):
+    """state -> (instructions, traced entries, {function: instructions},
+    the lengths of the calls profiled), of the median call of each."""
+    res = {}
+    for state, (call, lens) in prof.items():
+        entry = next((sym.addr[n] for n in ENTRY.get(state, ()) if n in sym.addr), None)
         counts = {}
         for pc in call:
             n = sym.name(pc)
             counts[n] = counts.get(n, 0) + 1
-        total = len(call)
+        res[state] = (len(call), sum(1 for pc in call if pc == entry), counts, lens)
+    return res
+
+
+def per_entry(res, state):
+    """{function: instructions above tracing off per traced entry}, or None
+    when the state or tracing off is missing or traced nothing.  A
+    function's parts and clones (gcc's rb_commit.part.0) count as the
+    function, so that both kernels' rows meet."""
+    if state not in res or 'off' not in res or not res[state][1]:
+        return None
+    _, entries, counts, _ = res[state]
+    per = {}
+    for counts_, sign in ((counts, 1), (res['off'][2], -1)):
+        for n, c in counts_.items():
+            n = n.split('.')[0]
+            per[n] = per.get(n, 0) + sign * c / entries
+    return {n: c for n, c in per.items() if c}
+
+
+def render(sym, prof, anchor=None):
+    """anchor: (name, Symbols, prof, directory) of another kernel
+    (x86_64), whose per-entry figures are put beside these."""
+    res = analyse(sym, prof)
+    out = []
+    base = res['off'][0] if 'off' in res else None
+    summary = ['| state | instructions in sys_getppid() | traced entries | '
+               'per traced call |', '|---|---:|---:|---:|']
+    for state in STATES:
+        if state not in res:
+            continue
+        total, entries, counts, lens = res[state]
         out += [f'### {STATE_TEXT[state]}', '',
                 f'One getppid() call, from sys_getppid() to its return: {total:,} '
                 f'instructions, {entries} traced entries (calls profiled: '
@@ -124,24 +160,60 @@ def render(sym, prof):
             continue
         per = (total - base) / entries
         summary.append(f'| {STATE_TEXT[state]} | {total:,} | {entries} | {per:,.0f} |')
+    if anchor:
+        out += beside(res, anchor)
     return '\n'.join(summary + [''] + out)
 
 
+def beside(res, anchor):
+    """Per traced entry, function by function, this kernel and the anchor:
+    the instructions each function adds to one traced entry."""
+    name, asym, aprof, where = anchor
+    ares = analyse(asym, aprof)
+    out = []
+    for state in STATES[1:]:
+        mine, theirs = per_entry(res, state), per_entry(ares, state)
+        if mine is None or theirs is None:
+            continue
+        out += [f'### {STATE_TEXT[state]}: per traced entry, beside {name}', '',
+                f'Instructions each function adds to one traced entry (its count '
+                f'above tracing off, divided by the traced entries; {name}: '
+                f'{ares[state][1]} entries a call, profiled in {where}).', '',
+                f'| function | this kernel | {name} | difference |', '|---|---:|---:|---:|']
+        rows = sorted(set(mine) | set(theirs),
+                      key=lambda n: (-max(mine.get(n, 0), theirs.get(n, 0)), n))
+        for n in rows:
+            a, b = mine.get(n, 0), theirs.get(n, 0)
+            out.append(f'| {n} | {a:,.1f} | {b:,.1f} | {a - b:+,.1f} |')
+        a, b = sum(mine.values()), sum(theirs.values())
+        out += [f'| **per traced entry** | **{a:,.1f}** | **{b:,.1f}** | **{a - b:+,.1f}** |',
+                '']
+    return out
+
+
+def load(vmlinux, d):
+    """Symbols and {state: (median call, lengths)} of a profile directory."""
+    sym = Symbols(vmlinux)
+    prof = {s: median_call(read_calls(os.path.join(d, f'{s}.pcs')))
+            for s in STATES if os.path.exists(os.path.join(d, f'{s}.pcs'))}
+    if not prof:
+        raise ProfileError(f'{d}: no <state>.pcs files')
+    return sym, prof
+
+
 def main(argv):
-    if len(argv) != 3:
-        print('usage: profile.py VMLINUX PROFILE_DIR', file=sys.stderr)
+    if len(argv) not in (3, 6):
+        print('usage: profile.py VMLINUX PROFILE_DIR [NAME ANCHOR_VMLINUX ANCHOR_DIR]',
+              file=sys.stderr)
         return 2
     vmlinux, d = argv[1], argv[2]
     try:
-        sym = Symbols(vmlinux)
-        prof = {s: median_call(read_calls(os.path.join(d, f'{s}.pcs')))
-                for s in STATES if os.path.exists(os.path.join(d, f'{s}.pcs'))}
-        if not prof:
-            raise ProfileError(f'{d}: no <state>.pcs files')
+        sym, prof = load(vmlinux, d)
+        anchor = (argv[3], *load(argv[4], argv[5]), argv[5]) if len(argv) == 6 else None
     except (ProfileError, subprocess.CalledProcessError, OSError) as e:
         print(f'profile.py: {e}', file=sys.stderr)
         return 1
-    table = render(sym, prof)
+    table = render(sym, prof, anchor)
     with open(os.path.join(d, 'table.md'), 'w') as f:
         f.write(table)
     print(table, end='')

@@ -13,7 +13,9 @@
 # than the bench executes).  gdb-multiarch (harness/profile_gdb.py)
 # single-steps PROFILE_CALLS of those calls and writes OUTDIR/STATE.pcs.
 # harness/profile.py then attributes every instruction to its function
-# and writes OUTDIR/table.md.  Console logs: OUTDIR/STATE.log.
+# and writes OUTDIR/table.md, beside another kernel's profile when
+# PROFILE_BESIDE="NAME VMLINUX DIR" names one (x86_64's, the anchor of
+# make bench).  Console logs: OUTDIR/STATE.log.
 set -euo pipefail
 me=profile
 die() { echo "$me: $*" >&2; exit 1; }
@@ -32,6 +34,13 @@ free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
+# x86_64 (the anchor of make bench): its symbols' addresses hold only
+# without KASLR
+arch=m68k append=''
+if grep -qx 'CONFIG_X86_64=y' "$kobj/.config"; then
+	arch=x86_64 append=nokaslr
+fi
+
 for state in "${states[@]}"; do
 	case $state in off | function | function_graph) ;; *) die "unknown state '$state'" ;; esac
 	port=$(free_port)
@@ -39,13 +48,14 @@ for state in "${states[@]}"; do
 	echo "$me: $state (gdbstub on 127.0.0.1:$port)"
 	QEMU_EXTRA="-gdb tcp:127.0.0.1:$port -S" "$top/harness/qemu-run.sh" \
 		--kernel "$kobj/vmlinux" --initrd "$kobj/initramfs.cpio.gz" --timeout 600 \
-		--icount --log "$out/$state.log" --append "trace_event= kunit.enable=0 profile.state=$state" \
+		--icount --log "$out/$state.log" --append "trace_event= kunit.enable=0 profile.state=$state${append:+ $append}" \
 		"$top/guest/bench/profile.sh" >"$out/$state.out" 2>&1 &
 	qpid=$!
 	# QEMU listens once it has started; gdb retries until then.
 	ok=
 	for _ in $(seq 50); do
 		if PROFILE_VMLINUX=$kobj/vmlinux PROFILE_PORT=$port PROFILE_OUT=$out/$state.pcs \
+			PROFILE_ARCH=$arch \
 			PROFILE_CALLS=${PROFILE_CALLS:-5} \
 			gdb-multiarch -nx -batch -x "$top/harness/profile_gdb.py" \
 			>"$out/$state.gdb" 2>&1; then
@@ -62,4 +72,10 @@ for state in "${states[@]}"; do
 	fi
 	[ -n "$ok" ] || { tail -n 20 "$out/$state.gdb" >&2; die "$state: gdb failed ($out/$state.gdb)"; }
 done
-python3 "$top/harness/profile.py" "$kobj/vmlinux" "$out"
+beside=()
+if [ -n "${PROFILE_BESIDE:-}" ]; then
+	read -r -a beside <<<"$PROFILE_BESIDE"
+	[ ${#beside[@]} = 3 ] || die "PROFILE_BESIDE='$PROFILE_BESIDE': want NAME VMLINUX DIR"
+	echo "$me: beside ${beside[0]}'s profile in ${beside[2]}"
+fi
+python3 "$top/harness/profile.py" "$kobj/vmlinux" "$out" "${beside[@]}"
