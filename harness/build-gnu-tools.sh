@@ -17,7 +17,9 @@
 # left out (--disable-libctf: readelf then has no --ctf dump, which no test
 # uses), and with it the build of bfd that libctf needs.
 #
-# Does nothing when the three programs are newer than this script.  The
+# Does nothing when the three programs were built by this script as it is
+# (OUTDIR/script.hash: a hash of it and arch.sh; a file's time would
+# change with every git checkout, and rebuild for nothing).  The
 # source packages are downloaded once into build/dl; build logs are
 # OUTDIR/*.log.  The three are built at the same time: most of each build
 # is a configure script, which keeps one core busy, so one at a time would
@@ -35,8 +37,9 @@ dl=$(realpath -m "$(dirname "$0")/../build/dl")
 jobs=${JOBS:-$(nproc)}
 cc=$GUEST_CC
 
-if [ "$out/bin/gawk" -nt "$0" ] && [ "$out/bin/readelf" -nt "$0" ] &&
-   [ "$out/bin/lscpu" -nt "$0" ]; then
+key=$(cat "$0" "$(dirname "$0")/arch.sh" | sha1sum | cut -c1-16)
+if [ -x "$out/bin/gawk" ] && [ -x "$out/bin/readelf" ] && [ -x "$out/bin/lscpu" ] &&
+   [ "$(cat "$out/script.hash" 2>/dev/null)" = "$key" ]; then
 	echo "$me: $out/bin is up to date, nothing to do"
 	exit 0
 fi
@@ -167,4 +170,5 @@ done
 [ $failed -eq 0 ] || die "a build failed (its log is named above)"
 
 rm -rf "$out/src"
+echo "$key" >"$out/script.hash"
 echo "$me: $out/bin: gawk $(du -h "$out/bin/gawk" | cut -f1), readelf $(du -h "$out/bin/readelf" | cut -f1), lscpu $(du -h "$out/bin/lscpu" | cut -f1), built in $(($(date +%s) - t0))s"
