@@ -445,15 +445,17 @@ qemu-cpus: | deps
 bench-calls: initramfs
 	@$(STAGE) bench-calls harness/bench.sh --calls $(B) $(VARIANT)
 
-# One getppid() call single-stepped under QEMU's gdbstub, on VARIANT's kernel.
-# Each kernel's in build/KERNEL/profile-[MACHINE-]VARIANT, like its kobj;
-# virt's beside the x86_64 anchor's of the same VARIANT once that exists.
+# One getppid() call single-stepped under QEMU's gdbstub, on VARIANT's kernel,
+# in each of PROFILE_STATES (default: off function function_graph kprobe
+# kretprobe).  Each kernel's in build/KERNEL/profile-[MACHINE-]VARIANT, like
+# its kobj; virt's beside the anchor's once `make profile MACHINE=x86_64`
+# made it: x86_64's dynamic kernel, the one make bench runs beside both.
 PROFILE_DIR    = $(patsubst $(B)/kobj-%,$(B)/profile-%,$(KOBJ))
-PROFILE_ANCHOR = $(B)/profile-x86_64-$(VARIANT)
+PROFILE_ANCHOR = $(B)/profile-x86_64-dynamic
 profile: initramfs
 	@$(if $(filter virt,$(MACHINE)),$(if $(wildcard $(PROFILE_ANCHOR)/function.pcs),\
-		PROFILE_BESIDE="x86_64 $(B)/kobj-x86_64-$(VARIANT)/vmlinux $(PROFILE_ANCHOR)")) \
-		$(STAGE) profile harness/profile.sh $(KOBJ) $(PROFILE_DIR)
+		PROFILE_BESIDE="x86_64 $(B)/kobj-x86_64-dynamic/vmlinux $(PROFILE_ANCHOR)")) \
+		$(STAGE) profile harness/profile.sh $(KOBJ) $(PROFILE_DIR) $(PROFILE_STATES)
 
 clean:
 	rm -rf $(B)/kobj-* $(B)/linux $(B)/logs

@@ -6,7 +6,7 @@
 
 Reads PROFILE_DIR/<state>.pcs (harness/profile_gdb.py: "CALL n" lines,
 each followed by the PCs that call executed) for the states off,
-function and function_graph, attributes every PC to the function symbol
+function, function_graph, kprobe and kretprobe, attributes every PC to the function symbol
 of VMLINUX that contains it, and writes PROFILE_DIR/table.md (also
 printed): for each state the call with the median instruction count,
 instructions per function and their share; with an anchor (x86_64's
@@ -14,7 +14,9 @@ profile of the same tree), what each function adds to one traced entry
 on both kernels, side by side.  "Per traced call" is the
 instructions above tracing off divided by the traced entries of the call,
 counted as the times the call entered the tracer's callback
-(function_trace_call, function_graph_enter_regs): the same on m68k and
+(function_trace_call, function_graph_enter_regs; the kprobe and
+kretprobe events' kprobe_dispatcher, kretprobe_dispatcher, once per
+call): the same on m68k and
 on x86_64, whose call sites may call a trampoline of the tracer's own,
 outside vmlinux (those instructions are listed as such).
 Exit status 1 when a file is missing or empty.
@@ -25,14 +27,18 @@ import os
 import subprocess
 import sys
 
-STATES = ['off', 'function', 'function_graph']
+STATES = ['off', 'function', 'function_graph', 'kprobe', 'kretprobe']
 STATE_TEXT = {'off': 'tracing off',
               'function': 'function tracer, all functions',
-              'function_graph': 'function_graph, all functions'}
-# the callback entered once per traced function entry, by state (6.12's
-# graph entry is function_graph_enter)
+              'function_graph': 'function_graph, all functions',
+              'kprobe': 'a kprobe event on the system call function',
+              'kretprobe': 'a kretprobe event on the system call function'}
+# the callback entered once per traced function entry (or probe hit), by
+# state (6.12's graph entry is function_graph_enter)
 ENTRY = {'function': ('function_trace_call',),
-         'function_graph': ('function_graph_enter_regs', 'function_graph_enter')}
+         'function_graph': ('function_graph_enter_regs', 'function_graph_enter'),
+         'kprobe': ('kprobe_dispatcher',),
+         'kretprobe': ('kretprobe_dispatcher',)}
 OUTSIDE = '(outside vmlinux: a trampoline)'
 
 

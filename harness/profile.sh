@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # `make profile`: an instruction profile of one traced getppid() call.
 #
-#   profile.sh KOBJ OUTDIR [STATE...]   (states: off function function_graph)
+#   profile.sh KOBJ OUTDIR [STATE...]
+#
+# States: off function function_graph kprobe kretprobe (all by default).
 #
 # For each state: boot KOBJ's kernel halted, with QEMU's gdbstub on a free
 # local port, and run guest/bench/profile.sh in it (tracing in that state,
@@ -25,7 +27,7 @@ kobj=$(realpath "$1")
 out=$(realpath -m "$2")
 shift 2
 states=("$@")
-[ ${#states[@]} -gt 0 ] || states=(off function function_graph)
+[ ${#states[@]} -gt 0 ] || states=(off function function_graph kprobe kretprobe)
 command -v gdb-multiarch >/dev/null || die "gdb-multiarch not found (harness/deps.sh installs it)"
 [ -f "$kobj/vmlinux" ] || die "no kernel $kobj/vmlinux"
 mkdir -p "$out"
@@ -42,7 +44,7 @@ if grep -qx 'CONFIG_X86_64=y' "$kobj/.config"; then
 fi
 
 for state in "${states[@]}"; do
-	case $state in off | function | function_graph) ;; *) die "unknown state '$state'" ;; esac
+	case $state in off | function | function_graph | kprobe | kretprobe) ;; *) die "unknown state '$state'" ;; esac
 	port=$(free_port)
 	rm -f "$out/$state.pcs"
 	echo "$me: $state (gdbstub on 127.0.0.1:$port)"
