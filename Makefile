@@ -414,9 +414,11 @@ checkpatch: series tree
 series-check: am-check checkpatch
 
 # Every step of the series (pristine base included) builds vmlinux of the
-# dynamic test configuration; incremental, skips steps already built.
+# dynamic test configuration; incremental, skips steps already built here
+# or recorded in docs/bisect-build-$(KERNEL).md (which it writes after each
+# step, to commit: the walk outlasts a session).
 bisect-build: series
-	@$(STAGE) bisect-build harness/bisect-build.sh $(SERIES_GIT) $(B)/bisect 2 \
+	@WALK_RECORD=docs/bisect-build-$(KERNEL).md $(STAGE) bisect-build harness/bisect-build.sh $(SERIES_GIT) $(B)/bisect 2 \
 		$(foreach f,$(FRAGS_dynamic),configs/$(f).config)
 
 # Each m68k defconfig (multi_defconfig: the classic machines; ColdFire, Sun 3)
@@ -432,7 +434,7 @@ FTRACE_FRAGS := $(foreach f,tracing framepointer function dynamic,configs/$(f).c
 PFE_FRAGS := $(foreach f,tracing function pfe,configs/$(f).config)
 
 defconfigs: series
-	@FTRACE_FRAGS="$(FTRACE_FRAGS)" PFE_FRAGS="$(PFE_FRAGS)" \
+	@FTRACE_FRAGS="$(FTRACE_FRAGS)" PFE_FRAGS="$(PFE_FRAGS)" WALK_RECORD=docs/defconfigs-$(KERNEL).md \
 		$(STAGE) defconfigs harness/defconfigs.sh \
 		$(SERIES_GIT) $(B)/defconfigs 2 $(DEFCONFIGS)
 # What QEMU's 68030, 68040 and 68060 models execute of the supervisor

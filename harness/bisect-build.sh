@@ -7,13 +7,18 @@
 #
 # Incremental: one work tree (a git worktree of SERIES_GIT, so a step
 # rewrites only the files that step changes) and one object directory;
-# a step whose tree already built with the same fragments is skipped.
-# Each compile holds /tmp/kbuild.lock.  Logs: WORK/logs/NN.log; the table
-# of steps: WORK/summary.md.  Fails if any step fails to build.
+# a step whose tree already built with the same fragments and compiler
+# is skipped, here or on any machine when WALK_RECORD=FILE holds it
+# (harness/walk-record.sh; make bisect-build: docs/bisect-build-KERNEL.md, as
+# the walk takes longer than a session).  Each compile holds
+# /tmp/kbuild.lock.  Logs: WORK/logs/NN.log; the table of steps:
+# WORK/summary.md.  Fails if any step fails to build.
 set -euo pipefail
 gitdir=$(realpath "$1") work=$(realpath -m "$2") jobs=$3
 shift 3
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=harness/walk-record.sh
+. "$here/walk-record.sh"
 # without the compiler every side fails to configure, which would read as
 # "fails without the series too": refuse to start instead
 command -v m68k-linux-gnu-gcc >/dev/null ||
@@ -34,16 +39,27 @@ if [ ! -e "$src/.git" ]; then
 	echo "bisect-build: checking out the base tree into $src"
 	git --git-dir="$gitdir" worktree add -q --detach "$src" "${steps[0]}"
 fi
-fraghash=$(cat "${frags[@]}" | sha1sum | cut -c1-12)
+# with the tree of each step, the key: a new gcc can warn where the old
+# one did not
+gccver=$(m68k-linux-gnu-gcc --version | head -1)
+fraghash=$({ cat "${frags[@]}"; echo "$gccver"; } | sha1sum | cut -c1-12)
+record=${WALK_RECORD:+$(realpath -m "$WALK_RECORD")}
+record_load "$record"
+# shellcheck disable=SC2016 # markdown
+record_text="# Steps of the series that build (\`make bisect-build\`)
+
+Written by harness/bisect-build.sh after each step that builds vmlinux
+of virt_defconfig with the dynamic test fragments; a run skips the steps
+listed.  Key: the step's tree, then a hash of the fragments and of the
+compiler ($gccver)."
 cc="m68k-linux-gnu-gcc"
 command -v ccache >/dev/null && cc="ccache $cc"
 export CCACHE_DIR=${CCACHE_DIR:-$work/../ccache}
 
 summary=$work/summary.md
-{
-	echo "| step | commit | result | build time | lock wait | warnings | options dropped |"
-	echo "|---|---|---|---:|---:|---:|---:|"
-} >"$summary"
+summary_head=("| step | commit | result | build time | lock wait | warnings | options dropped |"
+	"|---|---|---|---:|---:|---:|---:|")
+printf '%s\n' "${summary_head[@]}" >"$summary"
 failed=0
 for i in "${!steps[@]}"; do
 	c=${steps[$i]}
@@ -52,11 +68,20 @@ for i in "${!steps[@]}"; do
 	[ "$i" = 0 ] && subject="(pristine base)"
 	# keyed by the tree: a reworded or renamed patch builds nothing again
 	tree=$(git --git-dir="$gitdir" rev-parse "$c^{tree}")
-	stamp=$work/done/$tree-$fraghash
+	key=$tree-$fraghash
+	stamp=$work/done/$key
 	log=$logs/$n.log
-	if [ -f "$stamp" ]; then
-		echo "bisect-build: [$n] $subject: built before, skipped"
-		cat "$stamp" >>"$summary"
+	if [ -f "$stamp" ] || [ -n "${recorded[$key]:-}" ]; then
+		if [ -f "$stamp" ]; then
+			row=$(cat "$stamp")
+			echo "bisect-build: [$n] $subject: built before, skipped"
+		else
+			# today's number and subject, the result of then
+			row="| $n | $subject |${recorded[$key]#| * | * |}"
+			echo "bisect-build: [$n] $subject: built before ($WALK_RECORD), skipped"
+		fi
+		echo "$row" >>"$summary"
+		record_add "$row" "$key"
 		continue
 	fi
 	echo "==> [bisect-build $n/$((${#steps[@]} - 1))] $(date +%T) $subject"
@@ -87,8 +112,13 @@ for i in "${!steps[@]}"; do
 	row="| $n | $subject | $result | ${t}s | ${wait}s | $warn | $dropped |"
 	echo "$row" >>"$summary"
 	echo "bisect-build: [$n] $result in ${t}s, $warn warning lines ($log)"
-	[ $rc -eq 0 ] && echo "$row" >"$stamp"
+	if [ $rc -eq 0 ]; then
+		echo "$row" >"$stamp"
+		record_add "$row" "$key"
+		record_write "$record" "$record_text" "${summary_head[0]}" "${summary_head[1]}"
+	fi
 done
+record_write "$record" "$record_text" "${summary_head[0]}" "${summary_head[1]}"
 cat "$summary"
 if [ $failed -ne 0 ]; then
 	echo "bisect-build: FAILED: some steps do not build (logs in $logs)" >&2

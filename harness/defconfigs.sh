@@ -19,14 +19,18 @@
 # halves the cost of the common case (each side is a full build, as the
 # series changes headers that every file includes).  Otherwise the base is
 # built in the same object directory and its full list of warnings is the
-# reference.  A target already compared for the same commits and fragments
-# is skipped.
+# reference.  A target already compared for the same trees, fragments and
+# compiler is skipped, here or on any machine when WALK_RECORD=FILE holds
+# it (harness/walk-record.sh; make defconfigs: docs/defconfigs-KERNEL.md: all
+# targets take about 20 hours, many sessions).
 # Each compile holds /tmp/kbuild.lock.  Logs: WORK/logs/; table:
 # WORK/summary.md.
 set -euo pipefail
 gitdir=$(realpath "$1") work=$(realpath -m "$2") jobs=$3
 shift 3
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=harness/walk-record.sh
+. "$here/walk-record.sh"
 # without the compiler every side fails to configure, which would read as
 # "fails without the series too": refuse to start instead
 command -v m68k-linux-gnu-gcc >/dev/null ||
@@ -50,9 +54,29 @@ if [ ! -e "$src/.git" ]; then
 	echo "defconfigs: checking out the base tree into $src"
 	git --git-dir="$gitdir" worktree add -q --detach "$src" "$base"
 fi
+gccver=$(m68k-linux-gnu-gcc --version | head -1)
 fraghash=$( (echo "${ftrace_frags[@]}" / "${pfe_frags[@]}"
-	cat "${ftrace_frags[@]}" /dev/null; echo /; cat "${pfe_frags[@]}" /dev/null) |
-	sha1sum | cut -c1-12)
+	cat "${ftrace_frags[@]}" /dev/null; echo /; cat "${pfe_frags[@]}" /dev/null
+	echo "$gccver") | sha1sum | cut -c1-12)
+# keyed by trees: the series' commits change with every make series
+trees=$(git --git-dir="$gitdir" rev-parse "$base^{tree}" "$head^{tree}" | cut -c1-12 | paste -sd-)
+record=${WALK_RECORD:+$(realpath -m "$WALK_RECORD")}
+record_load "$record"
+# shellcheck disable=SC2016 # markdown
+record_text="# m68k defconfigs with the series (\`make defconfigs\`)
+
+Written by harness/defconfigs.sh after each target compared: vmlinux of
+the defconfig (NAME), with the tracing fragments (NAME+ftrace) or on
+patchable entries (NAME+pfe), with the series against the pristine tree;
+a run skips the targets listed.  Key: the target, the trees of the base
+and of the series, a hash of the fragments and of the compiler
+($gccver)."
+# a misspelt target is a usage error, not a build that "fails without
+# the series too"
+for target in "$@"; do
+	git --git-dir="$gitdir" cat-file -e "$base:arch/m68k/configs/${target%%+*}_defconfig" 2>/dev/null ||
+		{ echo "defconfigs: $target: there is no arch/m68k/configs/${target%%+*}_defconfig" >&2; exit 1; }
+done
 cc="m68k-linux-gnu-gcc"
 command -v ccache >/dev/null && cc="ccache $cc"
 export CCACHE_DIR=${CCACHE_DIR:-$work/../ccache}
@@ -102,16 +126,29 @@ build() {
 }
 
 summary=$work/summary.md
-{
-	echo "| target | pristine | with the series | new warnings | verdict |"
-	echo "|---|---|---|---:|---|"
-} >"$summary"
+summary_head=("| target | pristine | with the series | new warnings | verdict |"
+	"|---|---|---|---:|---|")
+printf '%s\n' "${summary_head[@]}" >"$summary"
+# the record keeps, after this run's targets, the other targets compared
+# on the same trees
+save_record() {
+	local saved=("${record_rows[@]}") k t
+	for k in $(printf '%s\n' "${!recorded[@]}" | sort); do
+		t=${k%-"$trees-$fraghash"}
+		[ "$t" != "$k" ] && [[ " $* " != *" $t "* ]] && record_add "${recorded[$k]}" "$k"
+	done
+	record_write "$record" "$record_text" "${summary_head[0]}" "${summary_head[1]}"
+	record_rows=("${saved[@]}")
+}
 bad=0
 for target in "$@"; do
-	stamp=$work/done/$target-${base:0:12}-${head:0:12}-$fraghash
-	if [ -f "$stamp" ]; then
+	key=$target-$trees-$fraghash
+	stamp=$work/done/$key
+	if [ -f "$stamp" ] || [ -n "${recorded[$key]:-}" ]; then
 		echo "defconfigs: $target: compared before, skipped"
-		cat "$stamp" >>"$summary"
+		if [ -f "$stamp" ]; then row=$(cat "$stamp"); else row=${recorded[$key]}; fi
+		echo "$row" >>"$summary"
+		record_add "$row" "$key"
 		continue
 	fi
 	obj=$work/obj/$target
@@ -145,9 +182,14 @@ for target in "$@"; do
 		bad=1
 		head -20 "$logs/$target.new-warnings" >&2
 		;;
-	*) echo "$row" >"$stamp" ;;
+	*)
+		echo "$row" >"$stamp"
+		record_add "$row" "$key"
+		save_record "$@"
+		;;
 	esac
 done
+save_record "$@"
 cat "$summary"
 if [ $bad -ne 0 ]; then
 	echo "defconfigs: FAILED: the series adds a failure or a warning (logs in $logs)" >&2

@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Tests of harness/walk-record.sh, the result tables that make bisect-build
+and make defconfigs keep in the repository.
+
+What a table holds must read back under its key, and nothing else must:
+a walk that skipped a step on a misread row would claim a build that
+never happened.
+"""
+
+import os
+import subprocess
+import tempfile
+import unittest
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RECORD = os.path.join(TOP, 'harness', 'walk-record.sh')
+
+# prints the loaded rows as KEY=ROW, sorted
+DUMP = 'for k in "${!recorded[@]}"; do echo "$k=${recorded[$k]}"; done | sort'
+
+
+def bash(script, env=None, cwd=None):
+    full = {k: v for k, v in os.environ.items() if k != 'WALK_FRESH'}
+    full.update(env or {})
+    return subprocess.run(['bash', '-c', '. "$0"; ' + script, RECORD], env=full,
+                          cwd=cwd, capture_output=True, text=True, check=True).stdout
+
+
+class WalkRecordTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.file = os.path.join(self.dir.name, 'rec.md')
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def write(self, rows):
+        adds = ' '.join('record_add "%s" "%s";' % r for r in rows)
+        bash(adds + ' record_write "$REC" "# Title" "| a | b |" "|---|---:|"',
+             {'REC': self.file})
+
+    def test_rows_read_back_under_their_key(self):
+        self.write([('| 01 | first | ok |', 'abc-123'), ('| 02 | second | ok |', 'def-456')])
+        self.assertEqual(bash('record_load "$REC"; ' + DUMP, {'REC': self.file}),
+                         'abc-123=| 01 | first | ok |\n'
+                         'def-456=| 02 | second | ok |\n')
+
+    def test_table_has_the_key_column(self):
+        self.write([('| 01 | first | ok |', 'abc-123')])
+        with open(self.file) as f:
+            text = f.read()
+        self.assertEqual(text, '# Title\n\n| a | b | key |\n|---|---:|---|\n'
+                               '| 01 | first | ok | `abc-123` |\n')
+
+    def test_rows_without_a_key_are_not_read(self):
+        with open(self.file, 'w') as f:
+            f.write('| a | b | key |\n|---|---|---|\n| 01 | first | ok |\n'
+                    '| 02 | edited by hand | ok | abc-123 |\n')
+        self.assertEqual(bash('record_load "$REC"; ' + DUMP, {'REC': self.file}), '')
+
+    def test_fresh_reads_nothing(self):
+        self.write([('| 01 | first | ok |', 'abc-123')])
+        self.assertEqual(bash('record_load "$REC"; ' + DUMP,
+                              {'REC': self.file, 'WALK_FRESH': '1'}), '')
+
+    def test_no_file_no_table(self):
+        out = bash('record_add "| 01 |" k; record_write "" "# T" "| a |" "|---|"; '
+                   'record_load ""; ' + DUMP, cwd=self.dir.name)
+        self.assertEqual(out, '')
+        self.assertEqual(os.listdir(self.dir.name), [])
+
+
+if __name__ == '__main__':
+    unittest.main()

@@ -1,0 +1,42 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0
+# walk-record.sh (sourced): a result table kept in the repository by the walks
+# that outlast a session and the machine it ran on (make bisect-build, make
+# defconfigs): a markdown table whose rows each end with the key of what
+# was built, "| `KEY` |".  A run skips what the table holds for its key,
+# and rewrites the table after each new row, so that a session cut off
+# keeps what it built (commit the file with the session's work).
+# WALK_FRESH=1 reads nothing from it.
+
+# shellcheck disable=SC2034 # read by the scripts that source this
+declare -A recorded=()
+record_rows=()
+
+# record_load FILE: the rows of FILE, by key, into recorded[]
+record_load() {
+	local line key
+	[ -n "$1" ] && [ -f "$1" ] && [ "${WALK_FRESH:-0}" != 1 ] || return 0
+	# shellcheck disable=SC2016 # the backquotes are markdown
+	while IFS= read -r line; do
+		key=${line##*| \`}
+		key=${key%\` |}
+		recorded[$key]=${line% \`*}
+	done < <(grep -E '^\|.*\| `[^`|]+` \|$' "$1")
+}
+
+# record_add ROW KEY: ROW ("| a | b |") goes into this run's table
+record_add() {
+	record_rows+=("$1 \`$2\` |")
+}
+
+# record_write FILE TEXT HEADER ALIGN: FILE = TEXT (title and paragraphs),
+# then the table: HEADER and ALIGN rows (without the key column), the rows
+record_write() {
+	[ -n "$1" ] || return 0
+	{
+		printf '%s\n\n' "$2"
+		echo "$3 key |"
+		echo "$4---|"
+		[ ${#record_rows[@]} -eq 0 ] || printf '%s\n' "${record_rows[@]}"
+	} >"$1.tmp" && mv "$1.tmp" "$1"
+}
