@@ -8,9 +8,9 @@
 # Incremental: one work tree (a git worktree of SERIES_GIT, so a step
 # rewrites only the files that step changes) and one object directory;
 # a step whose tree already built with the same fragments and compiler
-# is skipped, here or on any machine when WALK_RECORD=FILE holds it
-# (harness/walk-record.sh; make bisect-build: docs/bisect-build-KERNEL.md, as
-# the walk takes longer than a session).  Each compile holds
+# is skipped: the table WALK_RECORD (default WORK/record.md; make
+# bisect-build: docs/bisect-build-KERNEL.md, as the walk takes longer than
+# a session) holds them, harness/walk-record.sh.  Each compile holds
 # /tmp/kbuild.lock.  Logs: WORK/logs/NN.log; the table of steps:
 # WORK/summary.md.  Fails if any step fails to build.
 set -euo pipefail
@@ -27,7 +27,7 @@ command -v m68k-linux-gnu-gcc >/dev/null ||
 frags=()
 for f in "$@"; do frags+=("$(realpath "$f")"); done
 src=$work/src obj=$work/obj logs=$work/logs
-mkdir -p "$obj" "$logs" "$work/done"
+mkdir -p "$obj" "$logs"
 
 git --git-dir="$gitdir" rev-parse -q --verify refs/heads/series >/dev/null ||
 	{ echo "bisect-build: no series in $gitdir (run make series)" >&2; exit 1; }
@@ -43,7 +43,7 @@ fi
 # one did not
 gccver=$(m68k-linux-gnu-gcc --version | head -1)
 fraghash=$({ cat "${frags[@]}"; echo "$gccver"; } | sha1sum | cut -c1-12)
-record=${WALK_RECORD:+$(realpath -m "$WALK_RECORD")}
+record=$(realpath -m "${WALK_RECORD:-$work/record.md}")
 record_load "$record"
 # shellcheck disable=SC2016 # markdown
 record_text="# Steps of the series that build (\`make bisect-build\`)
@@ -69,17 +69,11 @@ for i in "${!steps[@]}"; do
 	# keyed by the tree: a reworded or renamed patch builds nothing again
 	tree=$(git --git-dir="$gitdir" rev-parse "$c^{tree}")
 	key=$tree-$fraghash
-	stamp=$work/done/$key
 	log=$logs/$n.log
-	if [ -f "$stamp" ] || [ -n "${recorded[$key]:-}" ]; then
-		if [ -f "$stamp" ]; then
-			row=$(cat "$stamp")
-			echo "bisect-build: [$n] $subject: built before, skipped"
-		else
-			# today's number and subject, the result of then
-			row="| $n | $subject |${recorded[$key]#| * | * |}"
-			echo "bisect-build: [$n] $subject: built before ($WALK_RECORD), skipped"
-		fi
+	if [ -n "${recorded[$key]:-}" ]; then
+		# today's number and subject, the result of then
+		row="| $n | $subject |${recorded[$key]#| * | * |}"
+		echo "bisect-build: [$n] $subject: built before ($record), skipped"
 		echo "$row" >>"$summary"
 		record_add "$row" "$key"
 		continue
@@ -113,7 +107,6 @@ for i in "${!steps[@]}"; do
 	echo "$row" >>"$summary"
 	echo "bisect-build: [$n] $result in ${t}s, $warn warning lines ($log)"
 	if [ $rc -eq 0 ]; then
-		echo "$row" >"$stamp"
 		record_add "$row" "$key"
 		record_write "$record" "$record_text" "${summary_head[0]}" "${summary_head[1]}"
 	fi

@@ -20,9 +20,9 @@
 # series changes headers that every file includes).  Otherwise the base is
 # built in the same object directory and its full list of warnings is the
 # reference.  A target already compared for the same trees, fragments and
-# compiler is skipped, here or on any machine when WALK_RECORD=FILE holds
-# it (harness/walk-record.sh; make defconfigs: docs/defconfigs-KERNEL.md: all
-# targets take about 20 hours, many sessions).
+# compiler is skipped: the table WALK_RECORD (default WORK/record.md; make
+# defconfigs: docs/defconfigs-KERNEL.md, as all targets take about 20
+# hours, many sessions) holds them, harness/walk-record.sh.
 # Each compile holds /tmp/kbuild.lock.  Logs: WORK/logs/; table:
 # WORK/summary.md.
 set -euo pipefail
@@ -41,7 +41,7 @@ read -r -a pfe_frags <<<"${PFE_FRAGS:-}"
 for i in "${!ftrace_frags[@]}"; do ftrace_frags[i]=$(realpath "${ftrace_frags[$i]}"); done
 for i in "${!pfe_frags[@]}"; do pfe_frags[i]=$(realpath "${pfe_frags[$i]}"); done
 src=$work/src logs=$work/logs
-mkdir -p "$logs" "$work/done"
+mkdir -p "$logs"
 
 if ! base=$(git --git-dir="$gitdir" rev-parse -q --verify 'refs/tags/base^{commit}') ||
 	! head=$(git --git-dir="$gitdir" rev-parse -q --verify 'refs/heads/series^{commit}'); then
@@ -60,7 +60,7 @@ fraghash=$( (echo "${ftrace_frags[@]}" / "${pfe_frags[@]}"
 	echo "$gccver") | sha1sum | cut -c1-12)
 # keyed by trees: the series' commits change with every make series
 trees=$(git --git-dir="$gitdir" rev-parse "$base^{tree}" "$head^{tree}" | cut -c1-12 | paste -sd-)
-record=${WALK_RECORD:+$(realpath -m "$WALK_RECORD")}
+record=$(realpath -m "${WALK_RECORD:-$work/record.md}")
 record_load "$record"
 # shellcheck disable=SC2016 # markdown
 record_text="# m68k defconfigs with the series (\`make defconfigs\`)
@@ -71,9 +71,20 @@ patchable entries (NAME+pfe), with the series against the pristine tree;
 a run skips the targets listed.  Key: the target, the trees of the base
 and of the series, a hash of the fragments and of the compiler
 ($gccver)."
+# target_frags TARGET: its fragments into frags[] (none for NAME)
+target_frags() {
+	frags=()
+	case $1 in
+	*+ftrace) frags=("${ftrace_frags[@]}") ;;
+	*+pfe) frags=("${pfe_frags[@]}") ;;
+	esac
+}
 # a misspelt target is a usage error, not a build that "fails without
 # the series too"
 for target in "$@"; do
+	target_frags "$target"
+	[ "$target" = "${target%%+*}" ] || [ ${#frags[@]} -ne 0 ] ||
+		{ echo "defconfigs: $target: no fragments for it (NAME, NAME+ftrace or NAME+pfe)" >&2; exit 1; }
 	git --git-dir="$gitdir" cat-file -e "$base:arch/m68k/configs/${target%%+*}_defconfig" 2>/dev/null ||
 		{ echo "defconfigs: $target: there is no arch/m68k/configs/${target%%+*}_defconfig" >&2; exit 1; }
 done
@@ -84,11 +95,8 @@ export CCACHE_DIR=${CCACHE_DIR:-$work/../ccache}
 # configure + build one side; prints "ok|FAILED seconds"
 build() {
 	local target=$1 side=$2 commit=$3 obj=$4 log=$logs/$1.$2.log name=${1%%+*}
-	local frags=()
-	case $target in
-	*+ftrace) frags=("${ftrace_frags[@]}") ;;
-	*+pfe) frags=("${pfe_frags[@]}") ;;
-	esac
+	local frags
+	target_frags "$target"
 	git -C "$src" checkout -q --detach "$commit"
 	local t0 rc=0
 	t0=$(date +%s)
@@ -96,13 +104,7 @@ build() {
 	# (set -e does not apply inside "|| rc=$?": chain with &&)
 	# shellcheck disable=SC2016 # $0/$@ of the inner sh
 	{
-		if [ ! -f "$src/arch/m68k/configs/${name}_defconfig" ]; then
-			echo "defconfigs: no arch/m68k/configs/${name}_defconfig"
-			false
-		elif [ "$target" != "$name" ] && [ ${#frags[@]} -eq 0 ]; then
-			echo "defconfigs: no fragments for $target (NAME, NAME+ftrace or NAME+pfe)"
-			false
-		elif [ "$target" = "$name" ]; then
+		if [ "$target" = "$name" ]; then
 			make -s -C "$src" O="$obj" ARCH=m68k CROSS_COMPILE=m68k-linux-gnu- \
 				"${name}_defconfig"
 		else
@@ -143,10 +145,9 @@ save_record() {
 bad=0
 for target in "$@"; do
 	key=$target-$trees-$fraghash
-	stamp=$work/done/$key
-	if [ -f "$stamp" ] || [ -n "${recorded[$key]:-}" ]; then
-		echo "defconfigs: $target: compared before, skipped"
-		if [ -f "$stamp" ]; then row=$(cat "$stamp"); else row=${recorded[$key]}; fi
+	if [ -n "${recorded[$key]:-}" ]; then
+		echo "defconfigs: $target: compared before ($record), skipped"
+		row=${recorded[$key]}
 		echo "$row" >>"$summary"
 		record_add "$row" "$key"
 		continue
@@ -183,7 +184,6 @@ for target in "$@"; do
 		head -20 "$logs/$target.new-warnings" >&2
 		;;
 	*)
-		echo "$row" >"$stamp"
 		record_add "$row" "$key"
 		save_record "$@"
 		;;
