@@ -414,9 +414,9 @@ checkpatch: series tree
 series-check: am-check checkpatch
 
 # Every step of the series (pristine base included) builds vmlinux of the
-# dynamic test configuration; incremental, skips steps already built here
-# or recorded in docs/bisect-build-$(KERNEL).md (which it writes after each
-# step, to commit: the walk outlasts a session).
+# dynamic test configuration; incremental, skips the steps recorded as
+# built in docs/bisect-build-$(KERNEL).md (which it writes after each step,
+# to commit: the walk outlasts a session).
 bisect-build: series
 	@WALK_RECORD=docs/bisect-build-$(KERNEL).md $(STAGE) bisect-build harness/bisect-build.sh $(SERIES_GIT) $(B)/bisect 2 \
 		$(foreach f,$(FRAGS_dynamic),configs/$(f).config)
