@@ -43,8 +43,7 @@ fi
 # one did not
 gccver=$(m68k-linux-gnu-gcc --version | head -1)
 fraghash=$({ cat "${frags[@]}"; echo "$gccver"; } | sha1sum | cut -c1-12)
-record=$(realpath -m "${WALK_RECORD:-$work/record.md}")
-record_load "$record"
+record_open "$work"
 # shellcheck disable=SC2016 # markdown
 record_text="# Steps of the series that build (\`make bisect-build\`)
 

@@ -60,8 +60,7 @@ fraghash=$( (echo "${ftrace_frags[@]}" / "${pfe_frags[@]}"
 	echo "$gccver") | sha1sum | cut -c1-12)
 # keyed by trees: the series' commits change with every make series
 trees=$(git --git-dir="$gitdir" rev-parse "$base^{tree}" "$head^{tree}" | cut -c1-12 | paste -sd-)
-record=$(realpath -m "${WALK_RECORD:-$work/record.md}")
-record_load "$record"
+record_open "$work"
 # shellcheck disable=SC2016 # markdown
 record_text="# m68k defconfigs with the series (\`make defconfigs\`)
 
@@ -84,7 +83,7 @@ target_frags() {
 for target in "$@"; do
 	target_frags "$target"
 	[ "$target" = "${target%%+*}" ] || [ ${#frags[@]} -ne 0 ] ||
-		{ echo "defconfigs: $target: no fragments for it (NAME, NAME+ftrace or NAME+pfe)" >&2; exit 1; }
+		{ echo "defconfigs: $target: no fragments for it: FTRACE_FRAGS or PFE_FRAGS is empty (make defconfigs sets both)" >&2; exit 1; }
 	git --git-dir="$gitdir" cat-file -e "$base:arch/m68k/configs/${target%%+*}_defconfig" 2>/dev/null ||
 		{ echo "defconfigs: $target: there is no arch/m68k/configs/${target%%+*}_defconfig" >&2; exit 1; }
 done

@@ -12,10 +12,19 @@
 declare -A recorded=()
 record_rows=()
 
+# record_open WORK: record = the table of this walk, WALK_RECORD if set
+# (make sets it to the one under docs/), else WORK/record.md, as an
+# absolute path (the walks change directory); its rows into recorded[]
+record_open() {
+	[ -n "$1" ] || { echo "record_open: no work directory" >&2; return 1; }
+	record=$(realpath -m "${WALK_RECORD:-$1/record.md}")
+	record_load "$record"
+}
+
 # record_load FILE: the rows of FILE, by key, into recorded[]
 record_load() {
 	local line key
-	[ -n "$1" ] && [ -f "$1" ] && [ "${WALK_FRESH:-0}" != 1 ] || return 0
+	[ -f "$1" ] && [ "${WALK_FRESH:-0}" != 1 ] || return 0
 	# shellcheck disable=SC2016 # the backquotes are markdown
 	while IFS= read -r line; do
 		key=${line##*| \`}
@@ -32,7 +41,6 @@ record_add() {
 # record_write FILE TEXT HEADER ALIGN: FILE = TEXT (title and paragraphs),
 # then the table: HEADER and ALIGN rows (without the key column), the rows
 record_write() {
-	[ -n "$1" ] || return 0
 	{
 		printf '%s\n\n' "$2"
 		echo "$3 key |"

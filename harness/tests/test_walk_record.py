@@ -63,12 +63,24 @@ class WalkRecordTest(unittest.TestCase):
         self.assertEqual(bash('record_load "$REC"; ' + DUMP,
                               {'REC': self.file, 'WALK_FRESH': '1'}), '')
 
-    def test_no_file_no_table(self):
-        out = bash('record_add "| 01 |" k; record_write "" "# T" "| a |" "|---|"; '
-                   'record_load ""; ' + DUMP, cwd=self.dir.name)
-        self.assertEqual(out, '')
-        self.assertEqual(os.listdir(self.dir.name), [])
+    def test_open_defaults_to_the_work_directory(self):
+        self.write([('| 01 | first | ok |', 'abc-123')])
+        os.rename(self.file, os.path.join(self.dir.name, 'record.md'))
+        out = bash('record_open .; echo "$record"; ' + DUMP, cwd=self.dir.name)
+        self.assertEqual(out, os.path.join(os.path.realpath(self.dir.name), 'record.md') +
+                         '\nabc-123=| 01 | first | ok |\n')
 
+    def test_open_takes_walk_record_as_an_absolute_path(self):
+        self.write([('| 01 | first | ok |', 'abc-123')])
+        out = bash('record_open /nonexistent; echo "$record"; ' + DUMP,
+                   {'WALK_RECORD': 'rec.md'}, cwd=self.dir.name)
+        self.assertEqual(out, os.path.join(os.path.realpath(self.dir.name), 'rec.md') +
+                         '\nabc-123=| 01 | first | ok |\n')
+
+    def test_open_without_a_work_directory_is_an_error(self):
+        with self.assertRaises(subprocess.CalledProcessError) as err:
+            bash('record_open ""')
+        self.assertIn('no work directory', err.exception.stderr)
 
 if __name__ == '__main__':
     unittest.main()
