@@ -29,7 +29,11 @@ fi
 tail -n 1 "$log"
 # rewritten only when changed: kbuild rebuilds the initramfs (and
 # relinks vmlinux) when a file it lists is newer
-cmp -s "$dir/init.new" "$dir/init" 2>/dev/null && rm "$dir/init.new" || mv "$dir/init.new" "$dir/init"
+if cmp -s "$dir/init.new" "$dir/init" 2>/dev/null; then
+	rm "$dir/init.new"
+else
+	mv "$dir/init.new" "$dir/init"
+fi
 cat >"$dir/initramfs.list.new" <<LIST
 # the ColdFire guest's root file system (usr/gen_init_cpio's format)
 dir /dev 0755 0 0
@@ -38,5 +42,8 @@ dir /proc 0755 0 0
 dir /tracing 0755 0 0
 file /init $dir/init 0755 0 0
 LIST
-cmp -s "$dir/initramfs.list.new" "$dir/initramfs.list" 2>/dev/null &&
-	rm "$dir/initramfs.list.new" || mv "$dir/initramfs.list.new" "$dir/initramfs.list"
+if cmp -s "$dir/initramfs.list.new" "$dir/initramfs.list" 2>/dev/null; then
+	rm "$dir/initramfs.list.new"
+else
+	mv "$dir/initramfs.list.new" "$dir/initramfs.list"
+fi

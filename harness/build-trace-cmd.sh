@@ -125,10 +125,10 @@ build() {
 	# a CI run).  They take seconds.
 	for pkg in libtraceevent libtracefs; do
 		echo "$me: $target: building $pkg (-j1)"
-		PKG_CONFIG_LIBDIR=$prefix/lib/pkgconfig PKG_CONFIG_PATH= \
+		PKG_CONFIG_LIBDIR=$prefix/lib/pkgconfig PKG_CONFIG_PATH='' \
 			"${mk[@]}" -C "$dir/src/$pkg" -j1 libs >>"$log" 2>&1 ||
 			fail "$target: building $pkg failed"
-		PKG_CONFIG_LIBDIR=$prefix/lib/pkgconfig PKG_CONFIG_PATH= \
+		PKG_CONFIG_LIBDIR=$prefix/lib/pkgconfig PKG_CONFIG_PATH='' \
 			"${mk[@]}" -C "$dir/src/$pkg" install_libs >>"$log" 2>&1 ||
 			fail "$target: installing $pkg failed"
 		[ -f "$prefix/lib/$pkg.a" ] || fail "$target: no $prefix/lib/$pkg.a after the install"
@@ -139,7 +139,7 @@ build() {
 	# on QEMU virt); the same options for the host, so that both programs
 	# are the same program.
 	echo "$me: $target: building trace-cmd (-j$jobs)"
-	PKG_CONFIG_LIBDIR=$prefix/lib/pkgconfig PKG_CONFIG_PATH= \
+	PKG_CONFIG_LIBDIR=$prefix/lib/pkgconfig PKG_CONFIG_PATH='' \
 		"${mk[@]}" -C "$dir/src/trace-cmd" -j"$jobs" NO_PYTHON=1 NO_AUDIT=1 \
 		NO_LIBZSTD=1 NO_VSOCK=1 LDFLAGS=-static LIBS="-ldl -lpthread -lrt" \
 		trace-cmd >>"$log" 2>&1 || fail "$target: building trace-cmd failed"

@@ -73,7 +73,7 @@ export KERNEL=${KERNEL:-7.3}
 # cores; -icount keeps every verdict independent of the load), longest
 # first.  nokunit: KUnit suites run at every boot of a KUnit kernel; they
 # are counted on the boots that do not turn them off.
-nokunit="--append kunit.enable=0"
+nokunit=(--append kunit.enable=0)
 # static CMD...: a suite of the DYNAMIC_FTRACE=n kernel.  Since 7.3,
 # DYNAMIC_FTRACE has no prompt: an architecture with dynamic ftrace has no
 # mcount-only kernel, so these run on 6.12 only.
@@ -128,28 +128,28 @@ coldfire() {
 suites() {
 	suite host dynamic host_suite
 	suite harness dynamic harness_suite
-	suite ftracetest dynamic guest 3600 ftracetest.sh $nokunit
+	suite ftracetest dynamic guest 3600 ftracetest.sh "${nokunit[@]}"
 	static suite static-ftracetest static guest 3600 ftracetest.sh
 	long suite lockdep-storm lockdep lockdep_suite storm 2400
-	suite pfe-ftracetest pfe guest 3600 ftracetest.sh $nokunit
-	btf suite btf-ftracetest btf guest 3600 ftracetest.sh $nokunit
+	suite pfe-ftracetest pfe guest 3600 ftracetest.sh "${nokunit[@]}"
+	btf suite btf-ftracetest btf guest 3600 ftracetest.sh "${nokunit[@]}"
 	# the full storm: ~560 s of wall time on an idle machine; a hang still
 	# fails at 2400 s
 	suite pfe-storm pfe guest 2400 storm.sh --append "kunit.enable=0 $storm_size"
-	q800_slow suite q800-ftracetest q800-dynamic guest 3600 ftracetest.sh $nokunit
+	q800_slow suite q800-ftracetest q800-dynamic guest 3600 ftracetest.sh "${nokunit[@]}"
 	suite trace-cmd dynamic trace_cmd_suite
 	suite foundation dynamic guest 600 foundation.sh
-	suite dynamic dynamic guest 1200 dynamic.sh $nokunit
-	machine suite q800-dynamic q800-dynamic guest 1200 dynamic.sh $nokunit
+	suite dynamic dynamic guest 1200 dynamic.sh "${nokunit[@]}"
+	machine suite q800-dynamic q800-dynamic guest 1200 dynamic.sh "${nokunit[@]}"
 	suite kprobes dynamic kprobes_suite
-	suite function dynamic guest 900 function.sh $nokunit
-	machine suite q800-function q800-dynamic guest 900 function.sh $nokunit
-	suite syscalls dynamic guest 600 syscalls.sh $nokunit
-	suite stack-profile dynamic guest 600 stack-profile.sh $nokunit
-	suite badinput dynamic guest 600 badinput.sh $nokunit
-	suite access dynamic guest 600 access.sh $nokunit
-	suite perf dynamic guest 600 perf.sh $nokunit
-	suite uprobes dynamic guest 600 uprobes.sh $nokunit
+	suite function dynamic guest 900 function.sh "${nokunit[@]}"
+	machine suite q800-function q800-dynamic guest 900 function.sh "${nokunit[@]}"
+	suite syscalls dynamic guest 600 syscalls.sh "${nokunit[@]}"
+	suite stack-profile dynamic guest 600 stack-profile.sh "${nokunit[@]}"
+	suite badinput dynamic guest 600 badinput.sh "${nokunit[@]}"
+	suite access dynamic guest 600 access.sh "${nokunit[@]}"
+	suite perf dynamic guest 600 perf.sh "${nokunit[@]}"
+	suite uprobes dynamic guest 600 uprobes.sh "${nokunit[@]}"
 	static suite static static guest 900 static.sh
 	static suite static-stack-profile static guest 600 stack-profile.sh
 	long suite lockdep-dynamic lockdep lockdep_suite dynamic 1200
@@ -160,30 +160,30 @@ suites() {
 	# no frame pointers, patchable function entries (KUnit counted on
 	# pfe-function: kprobes at entries go through ftrace there)
 	suite pfe-function pfe guest 900 function.sh
-	suite pfe-dynamic pfe guest 1200 dynamic.sh $nokunit
+	suite pfe-dynamic pfe guest 1200 dynamic.sh "${nokunit[@]}"
 	suite pfe-ftrace-bug pfe ftrace_bug_suite
-	suite pfe-fprobe pfe guest 600 fprobe.sh $nokunit
+	suite pfe-fprobe pfe guest 600 fprobe.sh "${nokunit[@]}"
 	suite pfe-kprobes pfe kprobes_suite
-	suite pfe-uprobes pfe guest 600 uprobes.sh $nokunit
+	suite pfe-uprobes pfe guest 600 uprobes.sh "${nokunit[@]}"
 	# kprobes on a seeded sample of the whole kernel (the shortened form
 	# of make sweep)
-	suite sweep dynamic guest 1500 sweep.sh $nokunit
-	suite pfe-sweep pfe guest 1500 sweep.sh $nokunit
+	suite sweep dynamic guest 1500 sweep.sh "${nokunit[@]}"
+	suite pfe-sweep pfe guest 1500 sweep.sh "${nokunit[@]}"
 	long suite lockdep-uprobes lockdep lockdep_suite uprobes 600
 	# the trace clock (microseconds, not jiffies) on both boards
-	suite clock dynamic guest 600 clock.sh $nokunit
-	machine suite q800-clock q800-dynamic guest 600 clock.sh $nokunit
+	suite clock dynamic guest 600 clock.sh "${nokunit[@]}"
+	machine suite q800-clock q800-dynamic guest 600 clock.sh "${nokunit[@]}"
 	machine suite q800-foundation q800-dynamic guest 600 foundation.sh
 	machine suite q800-kprobes q800-dynamic kprobes_suite
-	machine suite q800-uprobes q800-dynamic guest 600 uprobes.sh $nokunit
+	machine suite q800-uprobes q800-dynamic guest 600 uprobes.sh "${nokunit[@]}"
 	# the 68040+68060 kernel (MACHINE=virt060) on QEMU's 68040: no QEMU
 	# runs Linux on its 68060 (make qemu-cpus), so these prove that the
 	# 060 build of the port traces on the 040 it also supports
 	machine suite virt060-foundation virt060-dynamic guest 600 foundation.sh
-	machine suite virt060-function virt060-dynamic guest 900 function.sh $nokunit
-	machine suite virt060-dynamic virt060-dynamic guest 1200 dynamic.sh $nokunit
+	machine suite virt060-function virt060-dynamic guest 900 function.sh "${nokunit[@]}"
+	machine suite virt060-dynamic virt060-dynamic guest 1200 dynamic.sh "${nokunit[@]}"
 	machine suite virt060-kprobes virt060-dynamic kprobes_suite
-	machine suite virt060-uprobes virt060-dynamic guest 600 uprobes.sh $nokunit
+	machine suite virt060-uprobes virt060-dynamic guest 600 uprobes.sh "${nokunit[@]}"
 	# ColdFire: the tracing self tests, and the trace events of a boot
 	coldfire suite mcf5208-selftests mcf5208-boot nouser_suite 300 selftests
 	coldfire suite mcf5208-boottrace mcf5208-boottrace nouser_suite 300 boottrace
@@ -229,6 +229,7 @@ mkdir -p "$L"
 guest() {
 	local name=$1 kobj=$B/kobj-$2 timeout=$3 script=$top/guest/tests/$4
 	shift 4
+	# shellcheck disable=SC2086 # STRICT is a list of options
 	"$top/harness/stage.sh" "check:$name" \
 		"$top/harness/qemu-run.sh" --kernel "$kobj/vmlinux" \
 		--initrd "$kobj/initramfs.cpio.gz" --timeout "$timeout" ${STRICT:---strict} --icount \
@@ -286,7 +287,7 @@ harness_suite() {
 
 # kprobes.sh, then the offsets the guest accepted checked against objdump
 kprobes_suite() { # NAME VARIANT
-	guest "$1" "$2" 900 kprobes.sh $nokunit
+	guest "$1" "$2" 900 kprobes.sh "${nokunit[@]}"
 	post kp-host-offsets "$1-offsets" "$top/harness/kprobe-offsets.py" "$L/$1.log" \
 		"$B/kobj-$2/vmlinux"
 }
@@ -321,7 +322,7 @@ trace_cmd_suite() { # NAME VARIANT
 # console is read to the end: that one WARNING, and nothing else.
 ftrace_bug_suite() { # NAME VARIANT
 	STRICT="--strict --expect-warning ftrace_bug" \
-		guest "$1" "$2" 600 ftrace-bug.sh $nokunit
+		guest "$1" "$2" 600 ftrace-bug.sh "${nokunit[@]}"
 }
 
 # A ColdFire kernel booted without userland (qemu-run.sh --no-userland):

@@ -33,9 +33,9 @@ for p in "${patches[@]}"; do
 	# (vT2CH of asm/mac_via.h): checkpatch seeds its list from include/
 	# only.  Any other check counts.
 	old=0
-	for id in $(sed -n 's/^CHECK: Avoid CamelCase: <\(.*\)>$/\1/p' <<<"$out"); do
+	while read -r id; do
 		grep -rqw -- "$id" "$tree/../pristine/arch/m68k/include" && old=$((old + 1))
-	done
+	done < <(sed -n 's/^CHECK: Avoid CamelCase: <\(.*\)>$/\1/p' <<<"$out")
 	checks=$(sed -n 's/^total: 0 errors, 0 warnings, \([0-9]*\) checks.*/\1/p' <<<"$total")
 	[ "$old" -eq 0 ] || total="$total ($old of them CamelCase names of arch/m68k/include)"
 	echo "checkpatch: $(basename "$p"): $total"

@@ -115,7 +115,7 @@ boottrace)
 	# the kprobe event on do_IRQ's entry: its argument, read at 4(%sp)
 	# (kernel_stack_pointer() of the breakpoint's frame), is the irq that
 	# the handler's irq_handler_entry reports next
-	bad=$(printf '%s\n' "$dump" | awk '
+	bad=$(awk '
 		/ irq_arg: \(do_IRQ\+0x0\// { a = $0; sub(/.* irq=/, "", a); open = 1; n++; next }
 		open && / irq_handler_entry: / {
 			i = $0; sub(/.* irq=/, "", i); sub(/ .*/, "", i); m++; open = 0

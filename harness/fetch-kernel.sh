@@ -63,7 +63,11 @@ deb=${pkg}_${ver/:/%3a}_all.deb
 if [ ! -f "$deb" ]; then
 	echo "$me: downloading $pkg=$ver"
 	"${apt[@]}" download -q "$pkg=$ver" || { echo "$me: apt-get download failed" >&2; exit 1; }
-	[ -f "$deb" ] || deb=$(ls "${pkg}"_*_all.deb | head -n 1)
+	if [ ! -f "$deb" ]; then
+		debs=("${pkg}"_*_all.deb)
+		deb=${debs[0]}
+	fi
+	[ -f "$deb" ] || { echo "$me: apt-get download left no ${pkg}_*_all.deb in $PWD" >&2; exit 1; }
 fi
 echo "$me: unpacking $deb"
 rm -rf deb-x && mkdir deb-x

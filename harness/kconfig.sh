@@ -49,6 +49,7 @@ fi
 declare -A want from
 opts=()
 for f in "${frags[@]}"; do
+	name=$(basename "$f")
 	while IFS= read -r line; do
 		case "$line" in
 		CONFIG_*=n) w="# ${line%=n} is not set" ;;
@@ -59,7 +60,7 @@ for f in "${frags[@]}"; do
 		opt=${w#\# }
 		opt=${opt%%[= ]*}
 		[ -n "${want[$opt]+set}" ] || opts+=("$opt")
-		want[$opt]=$w from[$opt]=$(basename "$f")
+		want[$opt]=$w from[$opt]=$name
 	done <"$f"
 done
 bad=0
@@ -67,13 +68,13 @@ bad=0
 for opt in "${opts[@]}"; do
 	w=${want[$opt]}
 	# "not set" is also met by an option that does not exist here
-	if [ "$w" = "# $opt is not set" ] && ! grep -qE "^(# )?$opt[= ]" .config; then
+	if [ "$w" = "# $opt is not set" ] && ! grep -qE "^(# )?${opt}[= ]" .config; then
 		continue
 	fi
 	if ! grep -qxF "$w" .config; then
 		echo "$w" >>dropped.txt
 		[ "${KCONFIG_LOOSE:-0}" = 1 ] && continue
-		echo "kconfig: ${from[$opt]}: wanted '$w', got '$(grep -E "^(# )?$opt[= ]" .config || echo "(absent)")'" >&2
+		echo "kconfig: ${from[$opt]}: wanted '$w', got '$(grep -E "^(# )?${opt}[= ]" .config || echo "(absent)")'" >&2
 		bad=1
 	fi
 done

@@ -15,6 +15,7 @@ vmlinux=$1 initrd=$2 out=$(realpath -m "$3") timeout=$4 cmd=$5 args=${6:-}
 tmp=$(mktemp -d /tmp/record.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 # CMD and TRACE_CMD_ARGS are shell text for the guest, as typed.
+# shellcheck disable=SC2016 # $rc is the guest shell's
 {
 	echo '#!/bin/sh'
 	echo '. /harness/lib.sh'

@@ -73,8 +73,8 @@ done
 if [ -n "$listen" ]; then
 	dat=$(find "$listen" -name '*.dat' | head -n 1)
 	for tc in "$ours" trace-cmd; do
-		label=tc-host
-		[ "$tc" = "$ours" ] || label=tc-debian
+		label="tc-host"
+		[ "$tc" = "$ours" ] || label="tc-debian"
 		if [ -z "$dat" ]; then
 			echo "CHECK FAIL $label:listen: trace-cmd listen received no trace.dat"
 		elif ! "$tc" report -N -i "$dat" >"$out/listen.$label" 2>"$out/listen.$label.err"; then
