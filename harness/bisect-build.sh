@@ -19,11 +19,6 @@ shift 3
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=harness/walk-record.sh
 . "$here/walk-record.sh"
-# without the compiler every side fails to configure, which would read as
-# "fails without the series too": refuse to start instead
-command -v m68k-linux-gnu-gcc >/dev/null ||
-	{ echo "bisect-build: m68k-linux-gnu-gcc is not on PATH (run it through make," \
-		"which puts build/bin first)" >&2; exit 1; }
 frags=()
 for f in "$@"; do frags+=("$(realpath "$f")"); done
 src=$work/src obj=$work/obj logs=$work/logs
@@ -33,15 +28,8 @@ git --git-dir="$gitdir" rev-parse -q --verify refs/heads/series >/dev/null ||
 	{ echo "bisect-build: no series in $gitdir (run make series)" >&2; exit 1; }
 mapfile -t steps < <(git --git-dir="$gitdir" rev-parse 'refs/tags/base^{commit}';
 	git --git-dir="$gitdir" rev-list --reverse base..series)
-if [ ! -e "$src/.git" ]; then
-	rm -rf "$src"
-	git --git-dir="$gitdir" worktree prune
-	echo "bisect-build: checking out the base tree into $src"
-	git --git-dir="$gitdir" worktree add -q --detach "$src" "${steps[0]}"
-fi
-# with the tree of each step, the key: a new gcc can warn where the old
-# one did not
-gccver=$(m68k-linux-gnu-gcc --version | head -1)
+walk_setup bisect-build "$gitdir" "$work" "${steps[0]}"
+# the key: the tree of each step, the fragments and the compiler
 fraghash=$({ cat "${frags[@]}"; echo "$gccver"; } | sha1sum | cut -c1-12)
 record_open "$work"
 # shellcheck disable=SC2016 # markdown
@@ -51,9 +39,6 @@ Written by harness/bisect-build.sh after each step that builds vmlinux
 of virt_defconfig with the dynamic test fragments; a run skips the steps
 listed.  Key: the step's tree, then a hash of the fragments and of the
 compiler ($gccver)."
-cc="m68k-linux-gnu-gcc"
-command -v ccache >/dev/null && cc="ccache $cc"
-export CCACHE_DIR=${CCACHE_DIR:-$work/../ccache}
 
 summary=$work/summary.md
 summary_head=("| step | commit | result | build time | lock wait | warnings | options dropped |"

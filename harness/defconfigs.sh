@@ -31,11 +31,6 @@ shift 3
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=harness/walk-record.sh
 . "$here/walk-record.sh"
-# without the compiler every side fails to configure, which would read as
-# "fails without the series too": refuse to start instead
-command -v m68k-linux-gnu-gcc >/dev/null ||
-	{ echo "defconfigs: m68k-linux-gnu-gcc is not on PATH (run it through make," \
-		"which puts build/bin first)" >&2; exit 1; }
 read -r -a ftrace_frags <<<"${FTRACE_FRAGS:-}"
 read -r -a pfe_frags <<<"${PFE_FRAGS:-}"
 for i in "${!ftrace_frags[@]}"; do ftrace_frags[i]=$(realpath "${ftrace_frags[$i]}"); done
@@ -48,13 +43,7 @@ if ! base=$(git --git-dir="$gitdir" rev-parse -q --verify 'refs/tags/base^{commi
 	echo "defconfigs: no series in $gitdir (run make series)" >&2
 	exit 1
 fi
-if [ ! -e "$src/.git" ]; then
-	rm -rf "$src"
-	git --git-dir="$gitdir" worktree prune
-	echo "defconfigs: checking out the base tree into $src"
-	git --git-dir="$gitdir" worktree add -q --detach "$src" "$base"
-fi
-gccver=$(m68k-linux-gnu-gcc --version | head -1)
+walk_setup defconfigs "$gitdir" "$work" "$base"
 fraghash=$( (echo "${ftrace_frags[@]}" / "${pfe_frags[@]}"
 	cat "${ftrace_frags[@]}" /dev/null; echo /; cat "${pfe_frags[@]}" /dev/null
 	echo "$gccver") | sha1sum | cut -c1-12)
@@ -87,9 +76,6 @@ for target in "$@"; do
 	git --git-dir="$gitdir" cat-file -e "$base:arch/m68k/configs/${target%%+*}_defconfig" 2>/dev/null ||
 		{ echo "defconfigs: $target: there is no arch/m68k/configs/${target%%+*}_defconfig" >&2; exit 1; }
 done
-cc="m68k-linux-gnu-gcc"
-command -v ccache >/dev/null && cc="ccache $cc"
-export CCACHE_DIR=${CCACHE_DIR:-$work/../ccache}
 
 # configure + build one side; prints "ok|FAILED seconds"
 build() {

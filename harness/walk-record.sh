@@ -6,7 +6,8 @@
 # was built, "| `KEY` |".  A run skips what the table holds for its key,
 # and rewrites the table after each new row, so that a session cut off
 # keeps what it built (commit the file with the session's work).
-# WALK_FRESH=1 reads nothing from it.
+# WALK_FRESH=1 reads nothing from it.  Also the set-up both walks share
+# (walk_setup).
 
 # shellcheck disable=SC2034 # read by the scripts that source this
 declare -A recorded=()
@@ -47,4 +48,30 @@ record_write() {
 		echo "$4---|"
 		[ ${#record_rows[@]} -eq 0 ] || printf '%s\n' "${record_rows[@]}"
 	} >"$1.tmp" && mv "$1.tmp" "$1"
+}
+
+# walk_setup NAME GITDIR WORK COMMIT: before a walk's first build: the
+# cross compiler on PATH (without it every side fails to configure, which
+# would read as "fails without the series too": refuse to start instead);
+# WORK/src a git worktree of GITDIR at COMMIT unless it is one already
+# (kept between runs, so a build rewrites only the files that changed);
+# gccver, which every key includes (a new gcc can warn where the old one
+# did not), and cc, through ccache when it is installed (its cache beside
+# WORK unless CCACHE_DIR says otherwise)
+walk_setup() {
+	command -v m68k-linux-gnu-gcc >/dev/null || {
+		echo "$1: m68k-linux-gnu-gcc is not on PATH (run it through make," \
+			"which puts build/bin first)" >&2
+		return 1
+	}
+	if [ ! -e "$3/src/.git" ]; then
+		rm -rf "$3/src"
+		git --git-dir="$2" worktree prune
+		echo "$1: checking out the base tree into $3/src"
+		git --git-dir="$2" worktree add -q --detach "$3/src" "$4"
+	fi
+	gccver=$(m68k-linux-gnu-gcc --version | head -1)
+	cc=m68k-linux-gnu-gcc
+	command -v ccache >/dev/null && cc="ccache $cc"
+	export CCACHE_DIR=${CCACHE_DIR:-$3/../ccache}
 }
