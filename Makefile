@@ -402,7 +402,9 @@ SERIES_GIT := $(B)/series.git
 series: $(PRISTINE)/Makefile
 	@test "$(KERNEL)" != 6.12 || { echo "make series: the 6.12 port is frozen as its series," \
 		"frozen/6.12/patches; make series (KERNEL=7.3) makes the live one" >&2; exit 1; }
-	@$(STAGE) series python3 harness/series.py make $(CURDIR) $(PRISTINE) $(SERIES_GIT) $(SERIES)
+	@BISECT_RECORD=docs/bisect-build-$(KERNEL).md DEFCONFIGS_RECORD=docs/defconfigs-$(KERNEL).md \
+		DEFCONFIGS="$(DEFCONFIGS)" \
+		$(STAGE) series python3 harness/series.py make $(CURDIR) $(PRISTINE) $(SERIES_GIT) $(SERIES)
 
 am-check: series tree
 	@$(STAGE) am-check python3 harness/series.py am-check $(PRISTINE) $(SERIES) $(TREE) $(B)/amcheck

@@ -13,7 +13,9 @@ exactly one patch of the series; nothing is guessed.
       import PRISTINE into the git repository GITDIR (once), build the
       commits, write `git format-patch --cover-letter` into OUTDIR, the
       cover letter from patches/cover-letter.txt with the figures of
-      docs/results.md (make results) filled in; each patch addressed
+      docs/results.md (make results) filled in, and what the walk records
+      BISECT_RECORD and DEFCONFIGS_RECORD (make bisect-build, make
+      defconfigs) say of this series' trees; each patch addressed
       (To: the maintainers and reviewers, Cc: the lists) by PRISTINE's
       scripts/get_maintainer.pl, the cover letter to all of them
   series.py am-check PRISTINE SERIESDIR TREE WORKDIR
@@ -38,6 +40,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 
 # Top-level kernel directories the overlay may hold: the same list as
 # harness/sync-tree.sh (a host test keeps the two equal).
@@ -376,6 +379,97 @@ def cover_figures(results_text):
     return {'CHECK': check, 'BENCH': bench}
 
 
+# A walk record (harness/walk-record.sh): markdown rows ending in a key.
+RECORD_ROW = re.compile(r'^\|(.*)\| `([^`|]+)` \|$', re.M)
+
+
+def record_rows(text):
+    """The rows of a walk record, as (cells, key)."""
+    return [([c.strip() for c in m.group(1).split('|')], m.group(2))
+            for m in RECORD_ROW.finditer(text)]
+
+
+def record_compiler(text):
+    """The compiler a walk record names in its header, or None."""
+    m = re.search(r'compiler\s*\((m68k-linux-gnu-gcc\b.*?)\)\.', text, re.S)
+    return ' '.join(m.group(1).split()) if m else None
+
+
+def bisect_claim(text, trees, where):
+    """What make bisect-build's record says of this series, whose steps
+    (the base first) have the trees TREES: a row counts only for its
+    step's tree, so a record of an older series claims nothing."""
+    built = {}
+    for cells, key in record_rows(text):
+        tree = key.split('-')[0]
+        if len(cells) >= 6 and tree in trees and cells[2] == 'ok':
+            built[tree] = cells[5] == '0'
+    steps = len(trees)
+    missing = [i for i, t in enumerate(trees) if t not in built]
+    warned = [i for i, t in enumerate(trees) if built.get(t) is False]
+    if missing:
+        return ('Bisectability: %d of the %d steps (the base and %d patches) build-tested so far '
+                '(make bisect-build, %s); not yet: %s.'
+                % (steps - len(missing), steps, steps - 1, where,
+                   ', '.join('%02d' % i for i in missing)))
+    return ('Every step builds: the base and each of the %d patches, vmlinux of '
+            'virt_defconfig with the tracing options, %s (make bisect-build, %s).'
+            % (steps - 1, 'without a warning' if not warned else
+               'with warnings at steps ' + ', '.join('%02d' % i for i in warned), where))
+
+
+def defconfigs_claim(text, base_tree, head_tree, targets, where):
+    """What make defconfigs' record says of this series (its base and head
+    trees, as the walk keys them) for TARGETS (make's DEFCONFIGS)."""
+    ok, bad = set(), set()
+    key = re.compile(r'^(.+)-%s-%s-[0-9a-f]{12}$' % (base_tree[:12], head_tree[:12]))
+    for cells, k in record_rows(text):
+        m = key.match(k)
+        if m and len(cells) >= 5:
+            (ok if cells[4] == 'ok' else bad).add(m.group(1))
+    targets = targets or sorted(ok | bad)
+    done = [t for t in targets if t in ok]
+    todo = [t for t in targets if t not in ok and t not in bad]
+    failed = [t for t in targets if t in bad]
+    claim = ('Build-tested with %s, vmlinux and every module, with no warning that the '
+             'pristine tree does not have (make defconfigs, %s; NAME is '
+             'arch/m68k/configs/NAME_defconfig, NAME+ftrace adds the tracing options on '
+             'mcount sites with frame pointers, NAME+pfe on patchable entries with fprobe and '
+             'direct calls): %s of the %d targets: %s.'
+             % (record_compiler(text) or 'an unnamed compiler', where,
+                'all' if not todo and not failed else len(done), len(targets),
+                ', '.join(done) or 'none'))
+    if failed:
+        claim += ' FAILED (new warnings or no build): %s.' % ', '.join(failed)
+    if todo:
+        claim += ' Not yet built: %s.' % ', '.join(todo)
+    return claim
+
+
+def build_claims(repo, gitdir, base, head):
+    """@BUILDS@: the two walk records, BISECT_RECORD and DEFCONFIGS_RECORD
+    (paths in REPO, from make), against this series' trees; DEFCONFIGS,
+    make's list of targets."""
+    claims = []
+    trees = [git(gitdir, 'rev-parse', base + '^{tree}').strip()]
+    trees += git(gitdir, 'log', '--reverse', '--format=%T', '%s..%s' % (base, head)).split()
+    for var, claim in (('BISECT_RECORD', lambda t, w: bisect_claim(t, trees, w)),
+                       ('DEFCONFIGS_RECORD', lambda t, w: defconfigs_claim(
+                           t, trees[0], trees[-1], os.environ.get('DEFCONFIGS', '').split(), w))):
+        where = os.environ.get(var)
+        if not where:
+            claims.append('(no %s given: make series names it)' % var)
+            continue
+        try:
+            with open(os.path.join(repo, where)) as f:
+                text = f.read()
+        except FileNotFoundError:
+            text = ''
+        claims.append(claim(text, where))
+    return '\n\n'.join(textwrap.fill(c, 72, break_long_words=False, break_on_hyphens=False)
+                       for c in claims)
+
+
 def fill_cover(template, figures, where=COVER):
     subject, sep, blurb = template.partition('\n\n')
     if not sep or not subject.strip():
@@ -403,6 +497,7 @@ def write_series(repo, gitdir, base, head, outdir):
     with open(os.path.join(repo, RESULTS)) as r:
         figures = cover_figures(r.read())
     figures['BASE'] = git(gitdir, 'log', '-1', '--format=%s', base).strip()
+    figures['BUILDS'] = build_claims(repo, gitdir, base, head)
     subject, blurb = fill_cover(template, figures)
     cover = os.path.join(outdir, '0000-cover-letter.patch')
     with open(cover) as f:

@@ -212,6 +212,56 @@ class PatchHeaderTest(unittest.TestCase):
                          "linux-source), commit abc, 2026-11-22, suites: all; Linux 7.3 "
                          "(Debian's linux-source), commit abc, 2026-11-22, suites: function)")
 
+    # a record as harness/walk-record.sh writes it, for the trees t0..t2
+    BISECT = textwrap.dedent("""\
+        # Steps
+
+        Key: the step's tree, then a hash of the fragments and of the
+        compiler (m68k-linux-gnu-gcc (Debian 12.2.0-13) 12.2.0).
+
+        | step | commit | result | build time | lock wait | warnings | options dropped | key |
+        |---|---|---|---:|---:|---:|---:|---|
+        | 00 | (pristine base) | ok | 9s | 0s | 0 | 3 | `t0-aaaaaaaaaaaa` |
+        | 01 | one | ok | 9s | 0s | 0 | 3 | `t1-aaaaaaaaaaaa` |
+        | 02 | two | ok | 9s | 0s | 2 | 3 | `t2-aaaaaaaaaaaa` |
+        | 02 | of an older series | ok | 9s | 0s | 0 | 3 | `old-aaaaaaaaaaaa` |
+        """)
+
+    def test_bisect_claim(self):
+        self.assertEqual(series.record_compiler(self.BISECT),
+                         'm68k-linux-gnu-gcc (Debian 12.2.0-13) 12.2.0')
+        self.assertIsNone(series.record_compiler('no header'))
+        claim = series.bisect_claim(self.BISECT, ['t0', 't1'], 'rec.md')
+        self.assertIn('Every step builds: the base and each of the 1 patches', claim)
+        self.assertIn('without a warning', claim)
+        self.assertIn('with warnings at steps 02',
+                      series.bisect_claim(self.BISECT, ['t0', 't1', 't2'], 'rec.md'))
+        # a row of another tree (an older series) claims nothing
+        claim = series.bisect_claim(self.BISECT, ['t0', 'new', 't2'], 'rec.md')
+        self.assertIn('2 of the 3 steps', claim)
+        self.assertIn('not yet: 01.', claim)
+        self.assertIn('0 of the 1 steps', series.bisect_claim('', ['t0'], 'rec.md'))
+
+    def test_defconfigs_claim(self):
+        base, head = 'b' * 40, 'c' * 40
+        key = '-%s-%s-0123456789ab' % (base[:12], head[:12])
+        rec = self.BISECT.split('| step')[0] + textwrap.dedent("""\
+            | target | pristine | with the series | new warnings | verdict | key |
+            |---|---|---|---:|---|---|
+            | q40 | not needed | ok, 0 warnings, 9s | 0 | ok | `q40%s` |
+            | virt+ftrace | ok | ok, 1 warnings, 9s | 1 | NEW WARNINGS | `virt+ftrace%s` |
+            | mac | not needed | ok, 0 warnings, 9s | 0 | ok | `mac-%s-dddddddddddd-0123456789ab` |
+            """) % (key, key, base[:12])
+        claim = series.defconfigs_claim(rec, base, head, ['q40', 'virt+ftrace', 'mac'], 'r.md')
+        self.assertIn('with m68k-linux-gnu-gcc (Debian 12.2.0-13) 12.2.0,', claim)
+        self.assertIn('1 of the 3 targets: q40.', claim)
+        self.assertIn('FAILED (new warnings or no build): virt+ftrace.', claim)
+        # mac's row is of another series tree
+        self.assertIn('Not yet built: mac.', claim)
+        claim = series.defconfigs_claim(rec, base, head, ['q40'], 'r.md')
+        self.assertIn('all of the 1 targets: q40.', claim)
+        self.assertNotIn('Not yet', claim)
+
     def test_repository_has_the_figures(self):
         with open(os.path.join(TOP, series.RESULTS)) as r:
             series.cover_figures(r.read())
