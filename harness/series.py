@@ -395,7 +395,7 @@ def record_compiler(text):
     return ' '.join(m.group(1).split()) if m else None
 
 
-def bisect_claim(text, trees, where):
+def bisect_claim(text, where, trees):
     """What make bisect-build's record says of this series, whose steps
     (the base first) have the trees TREES: a row counts only for its
     step's tree, so a record of an older series claims nothing."""
@@ -418,7 +418,7 @@ def bisect_claim(text, trees, where):
                'with warnings at steps ' + ', '.join('%02d' % i for i in warned), where))
 
 
-def defconfigs_claim(text, base_tree, head_tree, targets, where):
+def defconfigs_claim(text, where, base_tree, head_tree, targets):
     """What make defconfigs' record says of this series (its base and head
     trees, as the walk keys them) for TARGETS (make's DEFCONFIGS)."""
     ok, bad = set(), set()
@@ -446,26 +446,33 @@ def defconfigs_claim(text, base_tree, head_tree, targets, where):
     return claim
 
 
+def read_record(repo, var):
+    """The walk record make names in the environment variable VAR (a path
+    in REPO), as (text, path), an empty text while there is no file yet;
+    None when VAR is not set."""
+    where = os.environ.get(var)
+    if not where:
+        return None
+    try:
+        with open(os.path.join(repo, where)) as f:
+            return f.read(), where
+    except FileNotFoundError:
+        return '', where
+
+
 def build_claims(repo, gitdir, base, head):
-    """@BUILDS@: the two walk records, BISECT_RECORD and DEFCONFIGS_RECORD
-    (paths in REPO, from make), against this series' trees; DEFCONFIGS,
-    make's list of targets."""
-    claims = []
+    """@BUILDS@: what the two walk records, BISECT_RECORD and
+    DEFCONFIGS_RECORD, say of this series' trees; DEFCONFIGS is make's
+    list of targets."""
     trees = [git(gitdir, 'rev-parse', base + '^{tree}').strip()]
     trees += git(gitdir, 'log', '--reverse', '--format=%T', '%s..%s' % (base, head)).split()
-    for var, claim in (('BISECT_RECORD', lambda t, w: bisect_claim(t, trees, w)),
-                       ('DEFCONFIGS_RECORD', lambda t, w: defconfigs_claim(
-                           t, trees[0], trees[-1], os.environ.get('DEFCONFIGS', '').split(), w))):
-        where = os.environ.get(var)
-        if not where:
-            claims.append('(no %s given: make series names it)' % var)
-            continue
-        try:
-            with open(os.path.join(repo, where)) as f:
-                text = f.read()
-        except FileNotFoundError:
-            text = ''
-        claims.append(claim(text, where))
+    unnamed = '(no %s given: make series names it)'
+    bisect = read_record(repo, 'BISECT_RECORD')
+    defconfigs = read_record(repo, 'DEFCONFIGS_RECORD')
+    targets = os.environ.get('DEFCONFIGS', '').split()
+    claims = [bisect_claim(*bisect, trees) if bisect else unnamed % 'BISECT_RECORD',
+              defconfigs_claim(*defconfigs, trees[0], trees[-1], targets) if defconfigs
+              else unnamed % 'DEFCONFIGS_RECORD']
     return '\n\n'.join(textwrap.fill(c, 72, break_long_words=False, break_on_hyphens=False)
                        for c in claims)
 

@@ -231,16 +231,16 @@ class PatchHeaderTest(unittest.TestCase):
         self.assertEqual(series.record_compiler(self.BISECT),
                          'm68k-linux-gnu-gcc (Debian 12.2.0-13) 12.2.0')
         self.assertIsNone(series.record_compiler('no header'))
-        claim = series.bisect_claim(self.BISECT, ['t0', 't1'], 'rec.md')
+        claim = series.bisect_claim(self.BISECT, 'rec.md', ['t0', 't1'])
         self.assertIn('Every step builds: the base and each of the 1 patches', claim)
         self.assertIn('without a warning', claim)
         self.assertIn('with warnings at steps 02',
-                      series.bisect_claim(self.BISECT, ['t0', 't1', 't2'], 'rec.md'))
+                      series.bisect_claim(self.BISECT, 'rec.md', ['t0', 't1', 't2']))
         # a row of another tree (an older series) claims nothing
-        claim = series.bisect_claim(self.BISECT, ['t0', 'new', 't2'], 'rec.md')
+        claim = series.bisect_claim(self.BISECT, 'rec.md', ['t0', 'new', 't2'])
         self.assertIn('2 of the 3 steps', claim)
         self.assertIn('not yet: 01.', claim)
-        self.assertIn('0 of the 1 steps', series.bisect_claim('', ['t0'], 'rec.md'))
+        self.assertIn('0 of the 1 steps', series.bisect_claim('', 'rec.md', ['t0']))
 
     def test_defconfigs_claim(self):
         base, head = 'b' * 40, 'c' * 40
@@ -252,13 +252,13 @@ class PatchHeaderTest(unittest.TestCase):
             | virt+ftrace | ok | ok, 1 warnings, 9s | 1 | NEW WARNINGS | `virt+ftrace%s` |
             | mac | not needed | ok, 0 warnings, 9s | 0 | ok | `mac-%s-dddddddddddd-0123456789ab` |
             """) % (key, key, base[:12])
-        claim = series.defconfigs_claim(rec, base, head, ['q40', 'virt+ftrace', 'mac'], 'r.md')
+        claim = series.defconfigs_claim(rec, 'r.md', base, head, ['q40', 'virt+ftrace', 'mac'])
         self.assertIn('with m68k-linux-gnu-gcc (Debian 12.2.0-13) 12.2.0,', claim)
         self.assertIn('1 of the 3 targets: q40.', claim)
         self.assertIn('FAILED (new warnings or no build): virt+ftrace.', claim)
         # mac's row is of another series tree
         self.assertIn('Not yet built: mac.', claim)
-        claim = series.defconfigs_claim(rec, base, head, ['q40'], 'r.md')
+        claim = series.defconfigs_claim(rec, 'r.md', base, head, ['q40'])
         self.assertIn('all of the 1 targets: q40.', claim)
         self.assertNotIn('Not yet', claim)
 
