@@ -5,11 +5,24 @@
 # A kernel without CONFIG_MODULES (MACHINE=mcf5208: no userland to load
 # them) is vmlinux alone.
 # GUEST_ARCH=x86_64 (arch.sh): the host's gcc, and bzImage for QEMU.
+# The compiler runs through ccache when it is installed, with its cache
+# outside the clone (CCACHE_DIR, default ~/.cache/m68k-ftrace-ccache), so
+# that a fresh clone, CI's among them, finds what an earlier build
+# compiled: paths are hashed relative to the repository (CCACHE_BASEDIR),
+# and -fmacro-prefix-map, which names the tree's absolute path only to
+# take it out of __FILE__, is left out of the hash.
 set -euo pipefail
 # shellcheck source=harness/arch.sh
 . "$(dirname "$0")/arch.sh"
 tree=$1 kobj=$2 jobs=$3
+repo=$(cd "$(dirname "$0")/.." && pwd)
 km=(make -C "$tree" O="$kobj" ARCH="$KARCH" CROSS_COMPILE="$CROSS" -j"$jobs")
+if command -v ccache >/dev/null; then
+	export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/m68k-ftrace-ccache}
+	export CCACHE_BASEDIR=$repo CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-20G}
+	export CCACHE_IGNOREOPTIONS='-fmacro-prefix-map=*'
+	km+=(CC="ccache ${CROSS}gcc")
+fi
 modules=''
 grep -qx 'CONFIG_MODULES=y' "$kobj/.config" && modules=1
 targets=(vmlinux)
@@ -30,7 +43,6 @@ rm -rf "$kobj/modroot"
 # The test modules of guest/modules (built out of tree, against this kernel,
 # in KOBJ/ext: kbuild writes its products next to the sources); they test
 # m68k's call sites, and the x86_64 anchor has none of them.
-repo=$(cd "$(dirname "$0")/.." && pwd)
 mods=()
 [ "$KARCH" != m68k ] || mods=("$repo"/guest/modules/*/)
 for m in "${mods[@]}"; do
