@@ -103,5 +103,17 @@ kill $pid
 check proc-blocked-stack "sleeping task's stack lacks nanosleep <- sys_*: $(tr '\n' ' ' </tmp/blocked.txt)" \
 	sh -c "grep -A3 'hrtimer_nanosleep' /tmp/blocked.txt | grep -q ' sys_'"
 
+# --- static keys: lib/test_static_keys.c, the pair of modules that
+# tools/testing/selftests/static_keys loads.  Its init fails when a static
+# branch, in the kernel or in a module, does not follow its key.  m68k has
+# jump labels on 7.3 (patch 0059); 6.12's keys are plain tests.
+if grep -q ' arch_jump_label_transform$' /proc/kallsyms; then
+	check static-keys "test_static_keys did not load: $(dmesg | grep -i 'static.key' | tail -3)" \
+		sh -c 'modprobe test_static_key_base && modprobe test_static_keys'
+	rmmod test_static_keys test_static_key_base 2>/dev/null
+else
+	skip static-keys "this kernel has no jump labels (6.12: none on m68k)"
+fi
+
 trace_reset
 check_done
