@@ -8,9 +8,14 @@
 # The compiler runs through ccache when it is installed, with its cache
 # outside the clone (CCACHE_DIR, default ~/.cache/m68k-ftrace-ccache), so
 # that a fresh clone, CI's among them, finds what an earlier build
-# compiled: paths are hashed relative to the repository (CCACHE_BASEDIR),
-# and -fmacro-prefix-map, which names the tree's absolute path only to
-# take it out of __FILE__, is left out of the hash.
+# compiled: paths are hashed relative to the repository (CCACHE_BASEDIR).
+# ccache then hands gcc the tree's paths relative to KOBJ (../linux/...),
+# where the kernel's own -fmacro-prefix-map=TREE/= no longer applies:
+# KCPPFLAGS maps the relative prefix away instead, so __FILE__ (in every
+# WARNING, BUG and KUnit message) stays "kernel/...", and the absolute
+# map, which then matches nothing, is left out of the hash.  (The
+# debug information of an object compiled in another clone names that
+# clone's directory: gdb needs "directory" there.)
 set -euo pipefail
 # shellcheck source=harness/arch.sh
 . "$(dirname "$0")/arch.sh"
@@ -20,8 +25,8 @@ km=(make -C "$tree" O="$kobj" ARCH="$KARCH" CROSS_COMPILE="$CROSS" -j"$jobs")
 if command -v ccache >/dev/null; then
 	export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/m68k-ftrace-ccache}
 	export CCACHE_BASEDIR=$repo CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-20G}
-	export CCACHE_IGNOREOPTIONS='-fmacro-prefix-map=*'
-	km+=(CC="ccache ${CROSS}gcc")
+	export CCACHE_IGNOREOPTIONS='-fmacro-prefix-map=/*'
+	km+=(CC="ccache ${CROSS}gcc" KCPPFLAGS="-fmacro-prefix-map=$(realpath --relative-to="$kobj" "$tree")/=")
 fi
 modules=''
 grep -qx 'CONFIG_MODULES=y' "$kobj/.config" && modules=1
