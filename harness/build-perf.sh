@@ -11,8 +11,8 @@
 # static form: no libelf (hence no `perf probe`: kprobe and uprobe events are
 # made through tracefs instead), no DWARF or libunwind (callchains are the
 # kernel's and frame-pointer ones), no libpython/perl scripting, no slang TUI.
-# tools/perf has no arch/m68k directory, so there is no syscall table for
-# `perf trace`; perf stat, record, report, script, list and ftrace work.
+# perf stat, record, report, script, list, ftrace and trace work; `perf
+# trace` names system calls from the m68k table that patch 0060 adds.
 #
 # Rebuilt only when an input changes (hashes in OUTDIR/inputs); perf's own
 # make is incremental within OUTDIR/obj.  Environment: JOBS (default: nproc).
