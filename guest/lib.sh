@@ -33,6 +33,7 @@ trace_reset() {
 	echo 0 >$T/events/enable
 	echo >$T/set_event_pid 2>/dev/null
 	echo 0 >$T/options/stacktrace
+	echo 0 >$T/options/userstacktrace 2>/dev/null
 	[ -w $T/set_ftrace_filter ] && echo >$T/set_ftrace_filter
 	[ -w $T/set_ftrace_notrace ] && echo >$T/set_ftrace_notrace
 	[ -w $T/set_graph_function ] && echo >$T/set_graph_function

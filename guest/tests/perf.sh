@@ -77,6 +77,16 @@ $P record -q -g -o /tmp/perf.data -e sched:sched_switch -- sleep 0.05 >/dev/null
 $P script -i /tmp/perf.data --comm sleep -F comm,event,ip,sym >/tmp/perf.script 2>&1
 check perf-record-callchain "no chain of sleep's sched_switch reaches schedule() and a nanosleep: $(head -c 400 /tmp/perf.script)" \
 	sh -c "grep -qE ' schedule\$' /tmp/perf.script && grep -qE 'nanosleep' /tmp/perf.script"
+# user call chains: ustack-target's getppid() from ustack_c(), called by
+# ustack_b(), ustack_a() and main(), all with frame pointers; the program
+# prints the pc after its trap and the return addresses into its callers,
+# which the chain must hold in that order (arch_stack_walk_user())
+$P record -q -g -o /tmp/perf.data -e syscalls:sys_enter_getppid -- ustack-target chain \
+	>/tmp/perf.ustack 2>&1
+want=$(sed -n 's/.*ustack_c=0x\([0-9a-f]*\) ustack_b=0x\([0-9a-f]*\) ustack_a=0x\([0-9a-f]*\) main=0x\([0-9a-f]*\).*/\1 \2 \3 \4/p' /tmp/perf.ustack)
+got=$($P script -i /tmp/perf.data -F ip 2>/dev/null | awk '{ a = $1; sub(/^0+/, "", a); printf "%s ", a }')
+check perf-record-user-callchain "perf's chain '$got' does not hold '$want' (ustack_c, _b, _a, main)" \
+	eval 'case " $got" in *" $want "*) [ -n "$want" ] ;; *) false ;; esac'
 check perf-list "perf list does not list sched:sched_switch" sh -c "$P list tracepoint 2>/dev/null | grep -q 'sched:sched_switch'"
 
 # perf ftrace: the function and function_graph tracers through perf, limited

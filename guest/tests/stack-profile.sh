@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The stack tracer and the function profiler (both ride on the function
-# tracer; run on both kernels).
+# tracer; run on both kernels), and user stack traces (7.3).
 . /harness/lib.sh
 
 # --- stack tracer: the deepest kernel stack seen during a workload ---
@@ -69,5 +69,69 @@ bad=$(awk 'NR > 2 && NF >= 6 && $3 + 0 > 0 {
 	}
 	END { if (n < 20) print "only " n + 0 " functions with a time" }' $T/trace_stat/function0)
 check profile-times "$bad" test -z "$bad"
+
+# --- user stack traces: options/userstacktrace with a system call event ---
+# ustack_run MODE: guest/src/ustack-target.c MODE, each of its traps'
+# getppid() recorded with its user stack (the event filtered on the
+# program's comm: nothing else is recorded).  Its output goes to
+# /tmp/ustack.out, its stacks to /tmp/ustack.rec, one line each: "-" and
+# the addresses as the trace prints them (8 hex digits), innermost first.
+ustack_run() {
+	trace_reset
+	echo 1 >$T/options/userstacktrace
+	_e=$T/events/syscalls/sys_enter_getppid
+	echo 'comm == "ustack-target"' >$_e/filter
+	echo 1 >$_e/enable
+	ustack-target "$1" >/tmp/ustack.out
+	_rc=$?
+	echo 0 >$_e/enable
+	echo 0 >$_e/filter
+	echo 0 >$T/options/userstacktrace
+	awk '/ustack-target-[0-9]+ .*<user stack trace>/ { if (s != "") print s; s = "-"; next }
+	     s != "" && /^ => / { gsub(/[<>]/, "", $2); s = s " " $2; next }
+	     { if (s != "") print s; s = "" }
+	     END { if (s != "") print s }' $T/trace >/tmp/ustack.rec
+	return $_rc
+}
+# hex8 WORD...: the 0x numbers among WORDs (NAME=0x... or ret=0x...) as
+# the trace prints them
+hex8() {
+	for _w in "$@"; do
+		case $_w in *=0x*) printf ' %08x' $((${_w#*=})) ;; esac
+	done
+}
+if grep -q ' arch_stack_walk_user$' /proc/kallsyms; then
+	check ustack-chain-run "ustack-target chain failed: $(cat /tmp/ustack.out 2>/dev/null)" ustack_run chain
+	cat /tmp/ustack.out /tmp/ustack.rec
+	# ustack_c=0x... ustack_b=0x... ustack_a=0x... main=0x...
+	read -r l </tmp/ustack.out
+	want="-$(hex8 $l)"
+	got=$(head -n 1 /tmp/ustack.rec)
+	# the recorded addresses by the names the program gave them
+	names=$(echo "$got" | awk -v l="$l" '
+		BEGIN { n = split(l, w, " ")
+			for (i = 1; i <= n; i++) { split(w[i], f, "=0x"); name[f[2]] = f[1] } }
+		{ for (i = 2; i <= NF; i++) { a = $i; sub(/^0+/, "", a)
+			printf "%s ", (a in name) ? name[a] : $i } }')
+	check ustack-chain "recorded '$got' ($names), want '$want' first ($l)" \
+		eval 'case "$got " in "$want "*) true ;; *) false ;; esac'
+	check ustack-chain-once "$(wc -l </tmp/ustack.rec) user stacks for one getppid()" \
+		test "$(wc -l </tmp/ustack.rec)" -eq 1
+
+	# bad frame pointers end the walk after the last valid record
+	check ustack-bad-run "ustack-target bad failed: $(cat /tmp/ustack.out 2>/dev/null)" ustack_run bad
+	cat /tmp/ustack.out /tmp/ustack.rec
+	check ustack-bad-count "$(wc -l </tmp/ustack.rec) user stacks for 5 traps" \
+		test "$(wc -l </tmp/ustack.rec)" -eq 5
+	i=0
+	while read -r what rest; do
+		i=$((i + 1))
+		want="-$(hex8 $rest)"
+		got=$(sed -n "${i}p" /tmp/ustack.rec)
+		check "ustack-bad-${what%:}" "recorded '$got', want '$want'" test "$got" = "$want"
+	done </tmp/ustack.out
+else
+	skip ustack "this kernel has no user stack traces (6.12: none on m68k)"
+fi
 trace_reset
 check_done

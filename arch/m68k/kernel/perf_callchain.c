@@ -2,16 +2,13 @@
 /*
  * Call chains for perf events on m68k.
  *
- * Kernel chains come from the stack walker (arch_stack_walk()).  User
- * chains follow the user's %a6 frame records, as far as user space keeps
- * them (code built with -fno-omit-frame-pointer), reading each record with
- * page faults disabled: a bad chain ends the walk, never the task.
+ * Kernel chains come from the stack walker (arch_stack_walk()), user
+ * chains from the user stack walker (arch_stack_walk_user()).
  */
 
 #include <linux/perf_event.h>
 #include <linux/sched/task_stack.h>
 #include <linux/stacktrace.h>
-#include <linux/uaccess.h>
 
 struct m68k_perf_walk {
 	struct perf_callchain_entry_ctx *entry;
@@ -52,65 +49,21 @@ void perf_callchain_kernel(struct perf_callchain_entry_ctx *entry,
 		perf_callchain_store(entry, regs->pc);
 }
 
-#ifdef CONFIG_FRAME_POINTER
+static bool m68k_perf_store_user(void *cookie, unsigned long pc)
+{
+	return perf_callchain_store(cookie, pc) == 0;
+}
+
 /*
- * The user's %a6 as it was on kernel entry.  Entry code leaves %a6 alone,
- * so the outermost kernel frame record saved it: follow our own chain up
- * to the record whose saved %a6 is not on the kernel stack.
+ * User chains come from the user stack walker (arch_stack_walk_user()),
+ * which needs frame pointers to find the user's %a6 and an MMU to read
+ * user memory with a fixup; without them the chain is the user pc alone.
  */
-static unsigned long m68k_user_fp(void)
-{
-	unsigned long low = (unsigned long)task_stack_page(current);
-	unsigned long high = low + THREAD_SIZE;
-	unsigned long fp = (unsigned long)__builtin_frame_address(0);
-
-	while (fp >= low && fp <= high - 8 && !(fp & 1)) {
-		unsigned long next = *(unsigned long *)fp;
-
-		if (next < low || next >= high)
-			return next;
-		if (next <= fp)
-			break;
-		fp = next;
-	}
-	return 0;
-}
-#else
-static unsigned long m68k_user_fp(void)
-{
-	return 0;
-}
-#endif
-
 void perf_callchain_user(struct perf_callchain_entry_ctx *entry,
 			 struct pt_regs *regs)
 {
-	unsigned long fp = m68k_user_fp();
-
-	if (perf_callchain_store(entry, regs->pc))
-		return;
-
-	/*
-	 * Without an MMU (ColdFire) a user access has no exception fixup:
-	 * a stale frame pointer would fault in the kernel.  The call chain
-	 * is the user pc alone there.
-	 */
-	if (!IS_ENABLED(CONFIG_MMU))
-		return;
-
-	pagefault_disable();
-	while (fp && !(fp & 1) && access_ok((void __user *)fp, 8)) {
-		unsigned long frame[2];
-
-		if (__copy_from_user_inatomic(frame, (void __user *)fp,
-					      sizeof(frame)))
-			break;
-		if (!frame[1] || perf_callchain_store(entry, frame[1]))
-			break;
-		/* records must move towards the top of the user stack */
-		if (frame[0] <= fp)
-			break;
-		fp = frame[0];
-	}
-	pagefault_enable();
+	if (IS_ENABLED(CONFIG_USER_STACKTRACE_SUPPORT))
+		arch_stack_walk_user(m68k_perf_store_user, entry, regs);
+	else
+		perf_callchain_store(entry, regs->pc);
 }

@@ -16,6 +16,10 @@
  *
  * Every address we read is first checked to lie in the task's stack, so a
  * corrupt or foreign chain ends the walk instead of faulting.
+ *
+ * User stacks (USER_STACKTRACE_SUPPORT: ftrace's userstacktrace option,
+ * perf's user call chains) are walked the same way, as far as user space
+ * keeps %a6 frame records (code built with -fno-omit-frame-pointer).
  */
 
 #include <linux/ftrace.h>
@@ -23,6 +27,7 @@
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
 #include <linux/stacktrace.h>
+#include <linux/uaccess.h>
 #include <asm/ptrace.h>
 
 struct m68k_unwind {
@@ -197,3 +202,61 @@ noinline notrace void arch_stack_walk(stack_trace_consume_fn consume,
 }
 
 #endif /* CONFIG_FRAME_POINTER */
+
+#ifdef CONFIG_USER_STACKTRACE_SUPPORT
+/*
+ * The user's %a6 as it was on kernel entry.  pt_regs does not hold it:
+ * entry code leaves %a6 alone, so the outermost kernel frame record saved
+ * it.  Follow our own chain up to the record whose saved %a6 is not on
+ * the kernel stack.  Exception entry between (an interrupt in a system
+ * call) changes nothing: its handlers' records chain through it.
+ */
+static notrace unsigned long m68k_user_fp(void)
+{
+	struct m68k_unwind u;
+	unsigned long fp = (unsigned long)__builtin_frame_address(0);
+
+	m68k_unwind_init(&u, current);
+	while (m68k_on_stack(&u, fp, 8)) {
+		unsigned long next = *(unsigned long *)fp;
+
+		if (next < u.low || next >= u.high)
+			return next;
+		if (next <= fp)
+			break;
+		fp = next;
+	}
+	return 0;
+}
+
+/*
+ * Report @regs->pc, then the return address of every user frame record
+ * from the one %a6 held on kernel entry.  Each record is read with page
+ * faults disabled, so an unmapped or foreign address (above TASK_SIZE)
+ * ends the walk, as do an odd address, a zero return address and a
+ * record that does not lie above the last one (no loop).
+ */
+notrace void arch_stack_walk_user(stack_trace_consume_fn consume,
+				  void *cookie, const struct pt_regs *regs)
+{
+	unsigned long fp = m68k_user_fp();
+
+	if (!consume(cookie, regs->pc))
+		return;
+
+	pagefault_disable();
+	while (fp && !(fp & 1) && access_ok((void __user *)fp, 8)) {
+		unsigned long frame[2];
+
+		if (__copy_from_user_inatomic(frame, (void __user *)fp,
+					      sizeof(frame)))
+			break;
+		if (!frame[1] || !consume(cookie, frame[1]))
+			break;
+		if (frame[0] <= fp)
+			break;
+		fp = frame[0];
+	}
+	pagefault_enable();
+}
+#endif /* CONFIG_USER_STACKTRACE_SUPPORT */
