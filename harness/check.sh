@@ -150,6 +150,9 @@ suites() {
 	suite access dynamic guest 600 access.sh "${nokunit[@]}"
 	suite perf dynamic guest 600 perf.sh "${nokunit[@]}"
 	suite uprobes dynamic guest 600 uprobes.sh "${nokunit[@]}"
+	# function error injection: kprobes by breakpoint and through ftrace
+	suite errinject dynamic guest 600 errinject.sh "${nokunit[@]}"
+	suite pfe-errinject pfe guest 600 errinject.sh "${nokunit[@]}"
 	static suite static static guest 900 static.sh
 	static suite static-stack-profile static guest 600 stack-profile.sh
 	long suite lockdep-dynamic lockdep lockdep_suite dynamic 1200
