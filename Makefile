@@ -175,7 +175,7 @@ PERF      := $(B)/perf
 # userspace/trace-cmd/SHA256SUMS).
 TRACE_CMD_SRC ?= $(if $(wildcard $(CURDIR)/../shared/src),$(CURDIR)/../shared/src)
 
-.PHONY: run check results bench bench-calls profile shell guest record deps tree kernel initramfs guest-bin gnu-tools \
+.PHONY: run check results bench bench-calls profile shell guest record view deps tree kernel initramfs guest-bin gnu-tools \
 	trace-cmd perf clean FORCE sweep series am-check checkpatch series-check bisect-build defconfigs \
 	anchor-ftracetest qemu-cpus
 
@@ -307,6 +307,12 @@ record: export RECORD_ARGS := $(TRACE_CMD_ARGS)
 record: initramfs
 	@harness/record.sh $(VMLINUX) $(INITRAMFS) $(B)/trace.dat $(GUEST_TIMEOUT) \
 		"$$RECORD_CMD" "$$RECORD_ARGS"
+
+# KernelShark (Debian's, with our patched libtraceevent) on a recording,
+# by default the last make record's.
+FILE ?= $(B)/trace.dat
+view: trace-cmd
+	@harness/kshark.sh view $(TRACECMD) $(FILE)
 
 shell: initramfs
 	@harness/qemu-run.sh --kernel $(VMLINUX) --initrd $(INITRAMFS) --interactive

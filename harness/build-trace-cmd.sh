@@ -11,6 +11,9 @@
 #                               patches (Debian 12's own trace-cmd crashes
 #                               on m68k recordings: see
 #                               userspace/trace-cmd/patches/libtraceevent)
+#   OUTDIR/host/lib/libtraceevent.so.1
+#                               the patched library, shared, for Debian's
+#                               KernelShark (harness/kshark.sh)
 #
 # libtraceevent, libtracefs and trace-cmd, the versions Debian 12 ships, are
 # built as static libraries into a private prefix per target (pkg-config is
@@ -56,7 +59,8 @@ hash_inputs() {
 	echo "cc $("$cc" --version | head -n 1)"
 }
 now=$(hash_inputs)
-if [ -x "$out/m68k/bin/trace-cmd" ] && [ -x "$out/host/bin/trace-cmd" ] && [ -f "$out/inputs" ] && [ "$now" = "$(cat "$out/inputs")" ]; then
+if [ -x "$out/m68k/bin/trace-cmd" ] && [ -x "$out/host/bin/trace-cmd" ] &&
+	[ -e "$out/host/lib/libtraceevent.so.1" ] && [ -f "$out/inputs" ] && [ "$now" = "$(cat "$out/inputs")" ]; then
 	echo "$me: $out/{m68k,host}/bin/trace-cmd are up to date"
 	exit 0
 fi
@@ -133,7 +137,13 @@ build() {
 			fail "$target: installing $pkg failed"
 		[ -f "$prefix/lib/$pkg.a" ] || fail "$target: no $prefix/lib/$pkg.a after the install"
 	done
-	# Only the static libraries: the program must not need the prefix at run time.
+	# The host keeps the patched shared libtraceevent for KernelShark
+	# (harness/kshark.sh puts it ahead of Debian's); the programs link
+	# the static libraries only: they must not need the prefix at run time.
+	if [ "$target" = host ]; then
+		mkdir -p "$dir/lib"
+		cp -a "$prefix"/lib/libtraceevent.so* "$dir/lib/"
+	fi
 	rm -f "$prefix"/lib/*.so*
 	# No python, audit, zstd or vsock (none of them for m68k here, no vsock
 	# on QEMU virt); the same options for the host, so that both programs

@@ -10,6 +10,8 @@
 #   tc-host:NAME     HOST_TRACE_CMD (harness/build-trace-cmd.sh: the guest's
 #                    sources and patches, built for the host) must print the
 #                    guest's report line for line.  Neither side has plugins.
+#   ks:NAME          Debian's KernelShark loads every record of it
+#                    (harness/kshark.sh, with our libtraceevent).
 #   tc-debian:NAME   Debian's own trace-cmd, plugins off (-N), likewise.
 #                    Skipped for recordings that carry every event format:
 #                    Debian 12's libtraceevent crashes on one of m68k's
@@ -24,6 +26,8 @@ usage="usage: trace-cmd-host.sh LOG OUTDIR HOST_TRACE_CMD [LISTEN_DIR]"
 log=${1:?$usage}
 out=${2:?$usage}
 ours=${3:?$usage}
+# harness/build-trace-cmd.sh's OUTDIR (OUTDIR/host/bin/trace-cmd is ours)
+tcdir=$(cd "$(dirname "$ours")/../.." && pwd)
 listen=${4:-}
 # the event whose print format Debian 12's libtraceevent cannot parse
 CRASHER='name: mm_vmscan_write_folio'
@@ -46,6 +50,25 @@ same() {
 	fi
 }
 
+# kshark NAME: KernelShark's own loading code (harness/kshark.sh count:
+# libkshark's kshark_open() and kshark_load_entries(), as its GUI opens a
+# file, with our libtraceevent) loads every record of NAME.dat: as many
+# entries as the raw report (-R: one line a record; the plain one prints
+# a function_graph leaf's entry and exit as one line) has events.
+kshark() {
+	local name=$1 got want rc
+	want=$("$ours" report -R -i "$out/$name.dat" 2>/dev/null | grep -c '\[[0-9]*\] ')
+	got=$("$here/kshark.sh" count "$tcdir" "$out/$name.dat" 2>"$out/$name.ks.err")
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		echo "CHECK FAIL ks:$name: KernelShark's loader exited $rc (139: it crashed): $(tail -n 1 "$out/$name.ks.err")"
+	elif [ "${got##* }" != "$want" ] || [ "$want" -eq 0 ]; then
+		echo "CHECK FAIL ks:$name: KernelShark loaded ${got##* } entries, trace-cmd report -R shows $want events"
+	else
+		echo "CHECK PASS ks:$name: $want entries"
+	fi
+}
+
 n=0
 for rep in "$out"/*.report; do
 	[ -e "$rep" ] || continue
@@ -61,6 +84,7 @@ for rep in "$out"/*.report; do
 	fi
 	"$ours" report -i "$out/$name.dat" >"$out/$name.tc-host" 2>"$out/$name.tc-host.err"
 	same "$name" tc-host $?
+	kshark "$name"
 	if grep -qa "$CRASHER" "$out/$name.dat"; then
 		echo "CHECK SKIP tc-debian:$name: the recording has every event format; Debian 12's libtraceevent 1.7.1 crashes on mm_vmscan_write_folio's (fixed by userspace/trace-cmd/patches/libtraceevent/0001)"
 		continue
