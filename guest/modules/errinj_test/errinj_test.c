@@ -26,19 +26,17 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 
-#define ERRINJ_FN noinline __attribute__((__noipa__))
-
-int errinj_test_obj;
+static int errinj_test_obj;
 static unsigned long errinj_get_runs, errinj_count_runs;
 
-ERRINJ_FN void *errinj_test_get(int n)
+static noinline __attribute__((__noipa__)) void *errinj_test_get(int n)
 {
 	errinj_get_runs++;
 	return n ? &errinj_test_obj : NULL;
 }
 ALLOW_ERROR_INJECTION(errinj_test_get, ERRNO_NULL);
 
-ERRINJ_FN notrace int errinj_test_count(int n)
+static noinline __attribute__((__noipa__)) notrace int errinj_test_count(int n)
 {
 	errinj_count_runs++;
 	return 3 * n + 1;
