@@ -59,6 +59,10 @@ VARIANT  ?= dynamic
 # virt060 (virt_defconfig + configs/virt060.config: a 68040+68060 kernel; no
 # QEMU here, 7.2 or 10.0.2, runs Linux on its 68060 (make qemu-cpus), so it
 # is built and booted on the 68040).
+# atari060 and atari030 (atari_defconfig + configs/MACHINE.config, then
+# configs/atari.config after the variant's fragments): the Falcon of the
+# Atari emulator Hatari (harness/build-hatari.sh) with a 68060 or a
+# 68030, its instruction cache emulated.
 # x86_64 is no m68k machine but the anchor of make bench: x86_64_defconfig
 # with the same tracing fragments, built from the same tree with the
 # host's gcc and booted on QEMU's pc board (VARIANT=dynamic, and pfe for
@@ -72,10 +76,12 @@ KBASE_virt    := virt_defconfig
 KBASE_virt060 := virt_defconfig
 KBASE_q800    := mac_defconfig
 KBASE_mcf5208 := m5208evb_defconfig
+KBASE_atari060 := atari_defconfig
+KBASE_atari030 := atari_defconfig
 KBASE_x86_64  := x86_64_defconfig
 KBASE    := $(KBASE_$(MACHINE))
 ifeq ($(KBASE),)
-$(error unknown MACHINE '$(MACHINE)' (virt, virt060, q800, mcf5208 or x86_64))
+$(error unknown MACHINE '$(MACHINE)' (virt, virt060, q800, mcf5208, atari060, atari030 or x86_64))
 endif
 GUEST_ARCH := $(if $(filter x86_64,$(MACHINE)),x86_64,m68k)
 export GUEST_ARCH
@@ -149,6 +155,9 @@ FRAGS         := $(FRAGS) configs/x86_64.config
 else
 FRAGS         := $(wildcard configs/$(MACHINE).config) $(FRAGS)
 endif
+ifneq ($(filter atari%,$(MACHINE)),)
+FRAGS         := $(FRAGS) configs/atari.config
+endif
 # NAME-KERNEL.config: options only that kernel has, merged after NAME.
 FRAGS         := $(foreach f,$(FRAGS),$(f) $(wildcard $(f:.config=-$(KERNEL).config)))
 # 7.3's DYNAMIC_FTRACE has no prompt: with dynamic ftrace selected by the
@@ -174,10 +183,13 @@ PERF      := $(B)/perf
 # Debian archive does not serve their sources (checked against
 # userspace/trace-cmd/SHA256SUMS).
 TRACE_CMD_SRC ?= $(if $(wildcard $(CURDIR)/../shared/src),$(CURDIR)/../shared/src)
+# Hatari's v2.6.1 tarball (checked against userspace/hatari/SHA256SUMS),
+# for the Atari machines (MACHINE=atari060, atari030).
+HATARI_SRC ?= $(TRACE_CMD_SRC)
 
 .PHONY: run check results bench bench-calls profile shell guest record view deps tree kernel initramfs guest-bin gnu-tools \
 	trace-cmd perf clean FORCE sweep series am-check checkpatch series-check bisect-build defconfigs \
-	anchor-ftracetest qemu-cpus
+	anchor-ftracetest qemu-cpus hatari
 
 deps:
 	@$(STAGE) deps harness/deps.sh
@@ -237,6 +249,10 @@ trace-cmd: | deps
 perf: trace-cmd tree
 	@$(STAGE) perf harness/build-perf.sh $(TREE) $(PERF) $(TRACECMD)
 
+# The Atari emulator for the 68060 and 68030 machines (host program).
+hatari: | deps
+	@$(STAGE) hatari harness/build-hatari.sh $(SHARED)/hatari $(HATARI_SRC)
+
 # GNU awk and readelf for the kselftest cases busybox cannot serve.
 gnu-tools: | deps
 	@$(STAGE) gnu-tools harness/build-gnu-tools.sh $(GNUTOOLS)
@@ -271,7 +287,8 @@ else
 # GUEST_PERF= leaves perf (tools/perf, the largest tool build) out of the
 # guest: make check does so for a kernel none of whose suites runs it.
 GUEST_PERF ?= 1
-initramfs: kernel $(BUSYBOX) $(BUSYSITES) guest-bin gnu-tools trace-cmd $(if $(GUEST_PERF),perf)
+initramfs: kernel $(BUSYBOX) $(BUSYSITES) guest-bin gnu-tools trace-cmd $(if $(GUEST_PERF),perf) \
+	$(if $(filter atari%,$(MACHINE)),hatari)
 	@$(STAGE) initramfs harness/mkinitramfs.sh $(KOBJ) $(BUSYBOX) $(TREE) $(INITRAMFS) \
 		$(GUESTBIN) $(GNUTOOLS)/bin $(TRACECMD)/m68k/bin $(if $(GUEST_PERF),$(PERF)/bin)
 

@@ -125,6 +125,11 @@ coldfire() {
 	[ "$KERNEL" != 6.12 ] || return 0
 	"$@"
 }
+# The Atari machines (Hatari): 7.3 only.
+atari() {
+	[ "$KERNEL" != 6.12 ] || return 0
+	"$@"
+}
 suites() {
 	suite host dynamic host_suite
 	suite harness dynamic harness_suite
@@ -187,6 +192,10 @@ suites() {
 	machine suite virt060-dynamic virt060-dynamic guest 1200 dynamic.sh "${nokunit[@]}"
 	machine suite virt060-kprobes virt060-dynamic kprobes_suite
 	machine suite virt060-uprobes virt060-dynamic guest 600 uprobes.sh "${nokunit[@]}"
+	# the 68060 on Hatari's Falcon (MACHINE=atari060), its instruction
+	# cache emulated: the KUnit suites that write text and run it at once,
+	# and the tracers on filters (the emulated CPU is slow)
+	atari suite hatari060 atari060-dynamic guest 1200 hatari.sh --append hatari.cpu=68060
 	# ColdFire: the tracing self tests, and the trace events of a boot
 	coldfire suite mcf5208-selftests mcf5208-boot nouser_suite 300 selftests
 	coldfire suite mcf5208-boottrace mcf5208-boottrace nouser_suite 300 boottrace

@@ -114,12 +114,31 @@ elif grep -qx 'CONFIG_MAC=y' "$config"; then
 elif grep -qx 'CONFIG_M520x=y' "$config"; then
 	board=(-M mcf5208evb) console=ttyS0 shift=3 cpu=m5208
 	[ -n "$nouser" ] || die "$kernel is a ColdFire kernel: it boots only --no-userland"
+elif grep -qx 'CONFIG_ATARI=y' "$config"; then
+	# The Atari Falcon of Hatari (harness/build-hatari.sh), not QEMU:
+	# its CPU core emulates the 68060 and the 68030 with their MMUs and
+	# instruction caches (--compatible on).  Its time is emulated cycles
+	# (a fixed 32 MHz clock), so the guest's time does not depend on the
+	# host's load either: --icount changes nothing here.  The CPU is the
+	# one the kernel is built for (MACHINE=atari060, atari030); the 030
+	# runs cycle-exact, as it oopses at interrupt entry without it
+	# (../shared/notes/hatari.md).
+	emu=hatari
+	kernel=$(realpath "$kernel")
+	if grep -qx 'CONFIG_M68060=y' "$config"; then
+		board=(--machine falcon --cpulevel 6 --fpu internal --cpu-exact off)
+	elif grep -qx 'CONFIG_M68030=y' "$config"; then
+		board=(--machine falcon --cpulevel 3 --fpu 68882 --cpu-exact on)
+	else
+		die "$kernel is an Atari kernel for neither the 68060 nor the 68030 alone"
+	fi
+	console=nfcon shift=''
 elif grep -qx 'CONFIG_X86_64=y' "$config"; then
 	board=(-M pc) console=ttyS0 shift=0 cpu=qemu64 arch=x86_64
 	kernel=$(dirname "$kernel")/arch/x86/boot/bzImage
 	[ -f "$kernel" ] || die "no bzImage at $kernel"
 else
-	die "$kernel is built for none of QEMU's virt board, the Macintosh, the MCF5208 and the pc (CONFIG_VIRT, CONFIG_MAC, CONFIG_M520x, CONFIG_X86_64)"
+	die "$kernel is built for none of QEMU's virt board, the Macintosh, the MCF5208, Hatari's Falcon and the pc (CONFIG_VIRT, CONFIG_MAC, CONFIG_M520x, CONFIG_ATARI, CONFIG_X86_64)"
 fi
 [ -z "$nouser" ] || [ "${cpu:-}" = m5208 ] || die "--no-userland is for the ColdFire board only"
 
@@ -128,6 +147,10 @@ fi
 qemu=("qemu-system-${arch:-m68k}" "${board[@]}" -cpu "${cpu:-m68040}" -m 256M -nographic -no-reboot
 	-kernel "$kernel" ${icount:+-icount shift=$shift,sleep=off -rtc clock=vm} ${QEMU_EXTRA:-})
 cmdline="console=$console panic=-1"
+if [ "${emu:-}" = hatari ]; then
+	cmdline="debug=nfcon $cmdline"
+	[ -z "$interactive" ] || die "Hatari's NatFeats console has no input: no --interactive on $kernel"
+fi
 
 if [ -n "$interactive" ]; then
 	exec "${qemu[@]}" -initrd "$initrd" -append "$cmdline harness.mode=shell $append"
@@ -145,6 +168,32 @@ else
 	# Linux unpacks concatenated (separately compressed) cpio archives in order.
 	cat "$initrd" "$tmp/run.cpio.gz" >"$tmp/initrd"
 	run=(-initrd "$tmp/initrd" -append "$cmdline harness.mode=script $append")
+fi
+if [ "${emu:-}" = hatari ]; then
+	# lilo.cfg: the kernel in ST-RAM (below ~8 MiB: the NatFeats console
+	# reads the guest's buffers by physical address), the initramfs in
+	# TT-RAM, Hatari ends at the guest's power-off and at its reboot (a
+	# panic); the command line goes with --lilo (255 characters at most)
+	hatari=${HATARI:-$(dirname "$0")/../build/hatari/bin/hatari}
+	[ -x "$hatari" ] || die "no Hatari at $hatari (harness/build-hatari.sh builds it)"
+	args="$cmdline harness.mode=script $append"
+	[ ${#args} -le 255 ] || die "Hatari passes at most 255 characters of command line, not ${#args}: $args"
+	cat >"$tmp/lilo.cfg" <<-EOC
+		[LILO]
+		Kernel = $kernel
+		Symbols =
+		Ramdisk = $tmp/initrd
+		Args =
+		KernelToFastRam = FALSE
+		RamdiskToFastRam = TRUE
+		HaltOnReboot = TRUE
+	EOC
+	mkdir -p "$tmp/home"
+	run=(-c "$tmp/lilo.cfg" --lilo "$args")
+	qemu=(env HOME="$tmp/home" SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy "$hatari"
+		--confirm-quit off --sound off --mic off --log-file "$tmp/hatari.log" --log-level warn
+		"${board[@]}" --mmu on --addr24 off -s 14 --ttram 256 --dsp off --cpuclock 32
+		--compatible on --data-cache off --natfeats on --fast-forward on)
 fi
 
 keep=$log
@@ -175,9 +224,18 @@ set +e
 # The log is written line by line and holds only the console, so that its
 # modification time says when the guest last printed; QEMU's own messages
 # are added after it.
-timeout -k 5 "$timeout" "${qemu[@]}" "${run[@]}" </dev/null 2>"$tmp/qemu.err" |
-	stdbuf -oL tr -d '\r' | tee "$log"
-qrc=${PIPESTATUS[0]}
+if [ "${emu:-}" = hatari ]; then
+	# the NatFeats console is Hatari's stderr; its own messages go to
+	# stdout and its log file
+	timeout -k 5 "$timeout" "${qemu[@]}" "${run[@]}" </dev/null 2>&1 >"$tmp/qemu.err" |
+		stdbuf -oL tr -d '\r' | tee "$log"
+	qrc=${PIPESTATUS[0]}
+	[ ! -s "$tmp/hatari.log" ] || cat "$tmp/hatari.log" >>"$tmp/qemu.err"
+else
+	timeout -k 5 "$timeout" "${qemu[@]}" "${run[@]}" </dev/null 2>"$tmp/qemu.err" |
+		stdbuf -oL tr -d '\r' | tee "$log"
+	qrc=${PIPESTATUS[0]}
+fi
 [ -z "$watcher" ] || kill "$watcher" 2>/dev/null
 set -e
 t1=$(date +%s)
@@ -189,7 +247,11 @@ fi
 
 rc=$(sed -n 's/^HARNESS-EXIT: \([0-9]\+\)$/\1/p' "$log" | tail -n 1)
 marker=$rc
-clock="${icount:+ (-icount shift=$shift: $((1 << shift)) ns an instruction, ${board[1]})}"
+if [ "${emu:-}" = hatari ]; then
+	clock=" (Hatari, ${board[*]:0:4})"
+else
+	clock="${icount:+ (-icount shift=$shift: $((1 << shift)) ns an instruction, ${board[1]})}"
+fi
 if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
 	# a guest that still printed lately was slow; one silent for long, hung
 	printf "\n%s\n" "$me: TIMEOUT after ${timeout}s (the console was silent for the last ${silent}s)" >&2

@@ -1,0 +1,96 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The tracers on a 68060 or a 68030 (the Atari kernels on Hatari's Falcon,
+# instruction cache emulated).  The emulated CPU runs ~2 million
+# instructions a second, so nothing here traces every function: each
+# tracer works on a filter, and the text it writes is then run at once.
+# (The KUnit suites of the boot, m68k_text_patching and m68k_jump_label
+# among them, write a site and run it at once: those are the checks that
+# see a missing instruction cache flush.)
+. /harness/lib.sh
+
+# --- the CPU the kernel found is the one the kernel was built for
+cpu=$(sed -n 's/^CPU:[[:space:]]*//p' /proc/cpuinfo)
+mmu=$(sed -n 's/^MMU:[[:space:]]*//p' /proc/cpuinfo)
+want=$(param hatari.cpu unknown)
+check cpu "cpuinfo says CPU '$cpu' MMU '$mmu', expected $want" \
+	test "$cpu" = "$want" -a "$mmu" = "$want"
+
+before=$(workload_digest)
+
+# --- the function tracer on a filter
+trace_reset
+echo 'vfs_read ksys_read' >$T/set_ftrace_filter
+echo function >$T/current_tracer
+workload
+echo 0 >$T/tracing_on
+n=$(grep -c ' vfs_read <-ksys_read' $T/trace)
+other=$(grep -v '^#' $T/trace | grep -v ' \(vfs_read\|ksys_read\) <-' | head -n 3)
+check function-filter "vfs_read <-ksys_read $n times" test "$n" -gt 10
+check function-filter-only "functions outside the filter: $other" test -z "$other"
+echo nop >$T/current_tracer
+
+# --- function_graph on a filter (set_graph_function alone would still
+# hook every function): ksys_read, vfs_read, rw_verify_area nested (a
+# glob: -Os makes it rw_verify_area.constprop.0 there)
+trace_reset
+echo 'ksys_read vfs_read rw_verify_area*' >$T/set_ftrace_filter
+echo function_graph >$T/current_tracer
+workload
+echo 0 >$T/tracing_on
+cat $T/trace >/tmp/graph.txt
+echo nop >$T/current_tracer
+n=$(grep -c '^ *[0-9]).*|   *vfs_read() {' /tmp/graph.txt)
+check graph-nested "ksys_read() { vfs_read() { $n times" test "$n" -gt 10
+n=$(grep -c '^ *[0-9]).*|     *rw_verify_area[.a-z0-9]*();' /tmp/graph.txt)
+check graph-leaf "rw_verify_area(); nested $n times" test "$n" -gt 10
+
+# --- kprobe and kretprobe events (breakpoints written and removed)
+trace_reset
+echo 'p:hk vfs_read' >$T/kprobe_events &&
+	echo 'r:hr vfs_read ret=$retval' >>$T/kprobe_events
+check probe-define "kprobe_events refused: $(last_error)" test -d $T/events/kprobes/hk
+echo 1 >$T/events/kprobes/enable
+workload
+echo 0 >$T/events/kprobes/enable
+hk=$(event_hits hk '')
+hr=$(event_hits hr 'ret=')
+check kprobe-hits "hk hit $hk times" test "$hk" -gt 10
+check kretprobe-hits "hr hit $hr times (hk $hk)" test "$hr" -gt 10
+echo >$T/kprobe_events
+
+# --- switching: a filtered tracer on and off, a kprobe armed and
+# disarmed, 20 rounds each, each followed by a call of the site (dd:
+# busybox cat copies with sendfile, which does not call vfs_read)
+trace_reset
+echo vfs_read >$T/set_ftrace_filter
+ok=0 i=0
+while [ $i -lt 20 ]; do
+	echo function >$T/current_tracer && dd if=/proc/version of=/dev/null 2>/dev/null &&
+		echo nop >$T/current_tracer && dd if=/proc/version of=/dev/null 2>/dev/null && ok=$((ok + 1))
+	i=$((i + 1))
+done
+check function-rounds "$ok of 20 rounds" test $ok -eq 20
+echo 'p:hs vfs_read' >$T/kprobe_events
+echo >$T/trace
+ok=0 i=0
+while [ $i -lt 20 ]; do
+	echo 1 >$T/events/kprobes/hs/enable && dd if=/proc/version of=/dev/null 2>/dev/null &&
+		echo 0 >$T/events/kprobes/hs/enable && dd if=/proc/version of=/dev/null 2>/dev/null && ok=$((ok + 1))
+	i=$((i + 1))
+done
+check kprobe-rounds "$ok of 20 rounds" test $ok -eq 20
+n=$(event_hits hs '')
+check kprobe-rounds-hits "hs hit $n times in 20 armed rounds" test "$n" -ge 20
+echo >$T/kprobe_events
+trace_reset
+after=$(workload_digest)
+check digest "the workload printed otherwise after the rounds" test "$before" = "$after"
+
+# --- static keys: lib/test_static_keys.c (kernel and module keys)
+check static-keys "test_static_keys did not load: $(dmesg | grep -i 'static.key' | tail -3)" \
+	sh -c 'modprobe test_static_key_base && modprobe test_static_keys'
+rmmod test_static_keys test_static_key_base 2>/dev/null
+
+trace_reset
+check_done
