@@ -44,6 +44,32 @@ n=$(grep -c '^ *[0-9]).*|   *vfs_read() {' /tmp/graph.txt)
 check graph-nested "ksys_read() { vfs_read() { $n times" test "$n" -gt 10
 n=$(grep -c '^ *[0-9]).*|     *rw_verify_area[.a-z0-9]*();' /tmp/graph.txt)
 check graph-leaf "rw_verify_area(); nested $n times" test "$n" -gt 10
+# the trace clock: the Atari's sched_clock() counts timer C's 24.576 kHz
+# clock (40.7 us), not jiffies (10 ms)
+# shellcheck disable=SC2046
+set -- $(graph_durations /tmp/graph.txt)
+n=$1 distinct=$2 min=$3 step=$4
+check graph-durations-distinct "only $distinct distinct durations in $n" test "$distinct" -ge 3
+check graph-durations-short "the shortest nonzero duration is $min us" \
+	awk -v m="$min" 'BEGIN { exit !(m != "none" && m < 1000) }'
+check graph-durations-step "the smallest step between durations is $step us" \
+	awk -v s="$step" 'BEGIN { exit !(s != "none" && s <= 41) }'
+# its rate: a 3 s sleep timed by the trace clock and by /proc/uptime
+# (the clocksource, 10 ms steps), read by shell builtins between the
+# markers; what the trace clock counts on top is the marker writes and
+# the reads, ~80 ms on this CPU
+trace_reset
+echo clock-start >$T/trace_marker
+read -r u0 _ </proc/uptime
+sleep 3
+read -r u1 _ </proc/uptime
+echo clock-end >$T/trace_marker
+t0=$(sed -n 's/^.* \([0-9][0-9]*\.[0-9]\{6\}\): .*clock-start$/\1/p' $T/trace)
+t1=$(sed -n 's/^.* \([0-9][0-9]*\.[0-9]\{6\}\): .*clock-end$/\1/p' $T/trace)
+d=$(awk -v a="${t0:-0}" -v b="${t1:-0}" 'BEGIN { printf "%.6f", b - a }')
+du=$(awk -v a="$u0" -v b="$u1" 'BEGIN { printf "%.2f", b - a }')
+check clock-rate "sleep 3: ${d} s by the trace clock, ${du} s by /proc/uptime" \
+	awk -v d="$d" -v u="$du" 'BEGIN { exit !(u >= 3 && d >= u - 0.011 && d <= u + 0.15) }'
 
 # --- kprobe and kretprobe events (breakpoints written and removed)
 trace_reset
