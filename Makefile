@@ -23,6 +23,7 @@
 #   make defconfigs     every m68k defconfig, pristine vs series (very slow)
 #   make anchor-ftracetest [VARIANT=pfe]   kselftest ftrace on x86_64 beside m68k (slow)
 #   make qemu-cpus [QEMU=binary]   which 030/040/060 instructions QEMU's models run
+#   make hatari   the Atari emulator the 68060 and 68030 machines boot on
 #
 # Every target takes KERNEL=7.3 (default) or KERNEL=6.12.  Every step is
 # incremental; build products and logs live in build/ (build/KERNEL/ for a
