@@ -90,7 +90,7 @@ fi
 
 t0=$(date +%s)
 src=$out/src
-rm -rf "$src" "$out/bin"
+rm -rf "$src" "${out:?}/bin"
 mkdir -p "$src" "$out/bin"
 echo "$me: hatari from $tarballs/$tarball (SHA-256 checked)"
 tar -C "$src" --strip-components=1 -xzf "$tarballs/$tarball" >>"$log" 2>&1 ||
@@ -124,7 +124,8 @@ make -C "$src/b" -j"$jobs" hatari >>"$log" 2>&1 || fail "building hatari failed"
 cp "$src/b/src/hatari" "$out/bin/hatari"
 ver=$("$out/bin/hatari" --version 2>&1 | grep -m1 -o 'Hatari v[^ ,]*' || true)
 [ -n "$ver" ] || fail "$out/bin/hatari does not run (--version)"
-echo "$ver ($tarball, Debian $debver patches, $(cd "$us/patches" && ls -- *.patch 2>/dev/null | wc -l) of ours)" >"$out/version"
+ours=$(find "$us/patches" -name '*.patch' | wc -l)
+echo "$ver ($tarball, Debian $debver patches, $ours of ours)" >"$out/version"
 rm -rf "$src"
 echo "$now" >"$out/inputs"
 echo "$me: $out/bin/hatari: $(cat "$out/version"), built in $(($(date +%s) - t0))s"
