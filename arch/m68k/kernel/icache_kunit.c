@@ -15,10 +15,10 @@
  */
 
 #include <kunit/test.h>
+#include <linux/cacheflush.h>
 #include <linux/compiler.h>
 #include <linux/irqflags.h>
 #include <linux/linkage.h>
-#include <asm/cacheflush.h>
 
 /* moveq #N,%d0; rts, alone in a 16-byte cache line of kernel text */
 #define ICACHE_MOVEQ_D0(n)	(0x7000 | (n))
