@@ -45,6 +45,17 @@ trace_reset() {
 # event's name) printed that match PATTERN
 event_hits() { grep " $1: " $T/trace | grep -c -- "$2"; }
 
+# check_usercopy: the kernel's copies to and from user memory at every
+# alignment, also into and out of pages not present yet, so that the copy
+# faults half way (guest/src/usercopy.c): the 68030 retries a faulted MOVES
+# write from its bus error frame and splits a misaligned one at the page.
+check_usercopy() {
+	_uc=$(usercopy 2>&1)
+	_st=$?
+	check usercopy "status $_st: $(echo "$_uc" | head -n 4 | tr '\n' ' ')" \
+		test "$_st" -eq 0
+}
+
 # A small workload that sleeps, forks, execs and moves data through pipes.
 workload() {
 	for _i in 1 2 3 4 5; do

@@ -115,5 +115,8 @@ else
 	skip static-keys "this kernel has no jump labels (6.12: none on m68k)"
 fi
 
+# --- the kernel's copies to and from user memory (no tracer involved)
+check_usercopy
+
 trace_reset
 check_done

@@ -15,9 +15,10 @@ mmu=$(sed -n 's/^MMU:[[:space:]]*//p' /proc/cpuinfo)
 want=$(param hatari.cpu unknown)
 check cpu "cpuinfo says CPU '$cpu' MMU '$mmu', expected $want" \
 	test "$cpu" = "$want" -a "$mmu" = "$want"
-# hatari.tracers=0: the boot's KUnit suites and the CPU only (the 68030:
-# there user space reads corrupted directory listings even untraced, see
-# docs/machines.md, and the checks below compare a workload's output)
+# --- the kernel's copies to and from user memory, faulting half way
+check_usercopy
+
+# hatari.tracers=0: the boot's KUnit suites and the checks above only
 if [ "$(param hatari.tracers 1)" = 0 ]; then
 	check_done
 	exit
