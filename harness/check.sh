@@ -196,7 +196,7 @@ suites() {
 	# cache emulated: the KUnit suites that write text and run it at once,
 	# and the tracers on filters (the emulated CPU is slow)
 	atari suite hatari060 atari060-dynamic guest 1200 hatari.sh --append hatari.cpu=68060
-	# the 68030 (MACHINE=atari030, cycle-exact): the same checks
+	# the 68030 (MACHINE=atari030): the same checks
 	atari suite hatari030 atari030-dynamic guest 600 hatari.sh --append hatari.cpu=68030
 	# ColdFire: the tracing self tests, and the trace events of a boot
 	coldfire suite mcf5208-selftests mcf5208-boot nouser_suite 300 selftests

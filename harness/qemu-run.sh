@@ -123,8 +123,9 @@ elif grep -qx 'CONFIG_ATARI=y' "$config"; then
 	# one the kernel is built for (MACHINE=atari060, atari030), not
 	# cycle-exact, each instruction counted a 32nd of its table's cycles
 	# (our Hatari patch 0004): ~12 times the instructions per emulated
-	# second, enough for a tracer on every function (at the tables'
-	# speed each traced timer tick took longer than the tick).
+	# second, enough for the function tracer on every function (at the
+	# tables' speed each traced timer tick took longer than the tick;
+	# function_graph on every function still saturates it: docs/notes.md).
 	emu=hatari
 	kernel=$(realpath "$kernel")
 	if grep -qx 'CONFIG_M68060=y' "$config"; then
