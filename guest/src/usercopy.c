@@ -61,6 +61,12 @@ static unsigned char *fresh(size_t len)
 	return p;
 }
 
+/* the name of the test directory's entry of LEN characters */
+static void entry_name(char *name, size_t size, int len)
+{
+	snprintf(name, size, "/tmp/usercopy.d/%0*d", len, len);
+}
+
 static long getdents_into(const char *dir, unsigned char *buf, size_t len)
 {
 	int d = open(dir, O_RDONLY | O_DIRECTORY);
@@ -161,7 +167,7 @@ int main(void)
 	for (int len = 1; len <= 60; len++) {
 		char name[80];
 
-		snprintf(name, sizeof(name), "/tmp/usercopy.d/%0*d", len, len);
+		entry_name(name, sizeof(name), len);
 		close(open(name, O_CREAT | O_WRONLY, 0600));
 	}
 	for (int off = 0; off < 8; off++) {
@@ -194,7 +200,7 @@ int main(void)
 	for (int len = 1; len <= 60; len++) {
 		char name[80];
 
-		snprintf(name, sizeof(name), "/tmp/usercopy.d/%0*d", len, len);
+		entry_name(name, sizeof(name), len);
 		unlink(name);
 	}
 	rmdir("/tmp/usercopy.d");

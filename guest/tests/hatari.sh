@@ -18,12 +18,6 @@ check cpu "cpuinfo says CPU '$cpu' MMU '$mmu', expected $want" \
 # --- the kernel's copies to and from user memory, faulting half way
 check_usercopy
 
-# hatari.tracers=0: the boot's KUnit suites and the checks above only
-if [ "$(param hatari.tracers 1)" = 0 ]; then
-	check_done
-	exit
-fi
-
 before=$(workload_digest)
 
 # --- the function tracer on a filter
