@@ -121,11 +121,11 @@ elif grep -qx 'CONFIG_ATARI=y' "$config"; then
 	# (a fixed 32 MHz clock), so the guest's time does not depend on the
 	# host's load either: --icount changes nothing here.  The CPU is the
 	# one the kernel is built for (MACHINE=atari060, atari030), not
-	# cycle-exact, each instruction counted a 32nd of its table's cycles
-	# (our Hatari patch 0004): ~12 times the instructions per emulated
-	# second, enough for the function tracer on every function (at the
-	# tables' speed each traced timer tick took longer than the tick;
-	# function_graph on every function still saturates it: docs/notes.md).
+	# cycle-exact, each instruction counted a 128th of its table's cycles
+	# (our Hatari patch 0004): 63 BogoMIPS instead of 1.6, enough for
+	# function_graph on every function (at the tables' speed each traced
+	# timer tick took longer than the tick; at a 64th function_graph on
+	# every function still did: docs/notes.md).
 	emu=hatari
 	kernel=$(realpath "$kernel")
 	if grep -qx 'CONFIG_M68060=y' "$config"; then
@@ -196,7 +196,7 @@ if [ "${emu:-}" = hatari ]; then
 	qemu=(env HOME="$tmp/home" SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy "$hatari"
 		--confirm-quit off --sound off --mic off --log-file "$tmp/hatari.log" --log-level warn
 		"${board[@]}" --mmu on --addr24 off -s 14 --ttram 256 --dsp off --cpuclock 32
-		--compatible on --cpu-exact off --cpu-cycle-div 32 --data-cache off --natfeats on
+		--compatible on --cpu-exact off --cpu-cycle-div 128 --data-cache off --natfeats on
 		--fast-forward on)
 fi
 

@@ -1,12 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The tracers on a 68060 or a 68030 (the Atari kernels on Hatari's Falcon,
-# instruction cache emulated).  The emulated CPU runs ~2 million
-# instructions a second, so nothing here traces every function: each
-# tracer works on a filter, and the text it writes is then run at once.
-# (The KUnit suites of the boot, m68k_text_patching and m68k_jump_label
-# among them, write a site and run it at once: those are the checks that
-# see a missing instruction cache flush.)
+# instruction cache emulated): each tracer on a filter, the function
+# tracer and function_graph on every function (the emulated CPU counts a
+# 128th of its tables' cycles: harness/qemu-run.sh), kprobes, and the
+# text they write run at once.  (The KUnit suites of the boot,
+# m68k_text_patching and m68k_jump_label among them, write a site and run
+# it at once: those are the checks that see a missing instruction cache
+# flush.)
 . /harness/lib.sh
 
 # --- the CPU the kernel found is the one the kernel was built for
@@ -72,6 +73,43 @@ d=$(awk -v a="${t0:-0}" -v b="${t1:-0}" 'BEGIN { printf "%.6f", b - a }')
 du=$(awk -v a="$u0" -v b="$u1" 'BEGIN { printf "%.2f", b - a }')
 check clock-rate "sleep 3: ${d} s by the trace clock, ${du} s by /proc/uptime" \
 	awk -v d="$d" -v u="$du" 'BEGIN { exit !(u >= 3 && d >= u - 0.011 && d <= u + 0.15) }'
+
+# --- every function: the function tracer, then function_graph (each
+# timer tick traced whole, which at the emulator's own speed took longer
+# than the tick); distinct functions seen during a short workload (an
+# exec, a directory read, read(2)s: each call costs ~20 times as much
+# with every function traced)
+all_workload() {
+	ls /proc >/dev/null
+	dd if=/proc/version of=/dev/null 2>/dev/null
+}
+trace_reset
+echo function >$T/current_tracer
+all_workload
+# read with every call site a no-op again (ftrace_enabled=0 keeps the
+# buffer, which a change of tracer clears): formatting the trace with
+# every function still calling the tracer took minutes
+stop_all() {
+	echo 0 >$T/tracing_on
+	echo 0 >/proc/sys/kernel/ftrace_enabled
+	cat $T/trace >"$1"
+	echo nop >$T/current_tracer
+	echo 1 >/proc/sys/kernel/ftrace_enabled
+}
+stop_all /tmp/function-all.txt
+n=$(sed -n 's/^.*: \([^ ]*\) <-.*$/\1/p' /tmp/function-all.txt | sort -u | wc -l)
+check function-all "$n distinct functions traced" test "$n" -gt 500
+trace_reset
+echo function_graph >$T/current_tracer
+all_workload
+stop_all /tmp/graph-all.txt
+n=$(sed -n 's/^.*|  *\([A-Za-z_][A-Za-z0-9_.]*\)() {$/\1/p' /tmp/graph-all.txt | sort -u | wc -l)
+check graph-all "$n distinct functions graphed with children" test "$n" -gt 200
+n=$(grep -c '^ *[0-9]).*|   *vfs_read() {' /tmp/graph-all.txt)
+check graph-all-nested "ksys_read() { vfs_read() { $n times" test "$n" -ge 1
+# shellcheck disable=SC2046
+set -- $(graph_durations /tmp/graph-all.txt)
+check graph-all-durations "only $2 distinct durations in $1" test "$2" -ge 10
 
 # --- kprobe and kretprobe events (breakpoints written and removed)
 trace_reset
