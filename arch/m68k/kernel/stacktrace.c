@@ -23,12 +23,17 @@
  */
 
 #include <linux/ftrace.h>
+#include <linux/kallsyms.h>
+#include <linux/module.h>
 #include <linux/rethook.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
 #include <linux/stacktrace.h>
 #include <linux/uaccess.h>
 #include <asm/ptrace.h>
+#include <asm/sections.h>
+
+#include "process.h"
 
 struct m68k_unwind {
 	struct task_struct *task;
@@ -166,6 +171,141 @@ noinline notrace void arch_stack_walk(stack_trace_consume_fn consume,
 	}
 	m68k_walk_frames(&u, consume, cookie, fp);
 }
+
+#ifdef CONFIG_HAVE_RELIABLE_STACKTRACE
+/*
+ * Reliable stack traces, for live patching's consistency model: a walk
+ * that reports every function with a frame on @task's stack, or fails.
+ * It follows the frame records as arch_stack_walk() does and succeeds
+ * only where it can prove the chain complete:
+ *
+ * - each record lies on the task's stack, above the last one;
+ * - each return address is core kernel or module text, after the
+ *   function-graph tracer's and rethook's trampolines are resolved back
+ *   to the real return address (a walk that cannot resolve one fails),
+ *   and outside .kprobes.text (the ftrace, patching and kprobe
+ *   trampolines, which can hold a function's entry state outside any
+ *   record);
+ * - the walk ends at the outermost C function of the task's first
+ *   kernel entry: its return address in the entry code, the entry's
+ *   four-word exception frame (format 0) right above it at the top of
+ *   the stack, where thread.esp0 points, and from user mode, or, for a
+ *   kernel thread, the frame copy_thread() left for
+ *   ret_from_kernel_thread.
+ *
+ * Between that function's record and the pt_regs the entry code pushes
+ * at most a switch_stack and an argument (trap, do_signal_return,
+ * __sys_clone), less than a pt_regs: no other exception frame fits there.
+ * Any other entry code return address is an exception taken in the
+ * kernel, or a first entry with a larger frame (a page fault from user
+ * mode); both fail, the second only because it is not proven.
+ */
+#define M68K_ENTRY_PUSH_MAX	(sizeof(struct switch_stack) + sizeof(long))
+
+static bool m68k_pc_in_entry(unsigned long pc)
+{
+	return pc >= (unsigned long)__entry_text_start &&
+	       pc < (unsigned long)__entry_text_end;
+}
+
+static bool m68k_reliable_end(struct m68k_unwind *u, unsigned long fp,
+			      unsigned long ret)
+{
+	struct pt_regs *regs = task_pt_regs(u->task);
+	unsigned long r = (unsigned long)regs;
+	unsigned long size, off;
+
+	if (!m68k_on_stack(u, r, sizeof(*regs)) ||
+	    r + sizeof(*regs) != u->high || regs->format != 0)
+		return false;
+	if (r < fp || r - fp < 8 || r - fp - 8 > M68K_ENTRY_PUSH_MAX)
+		return false;
+	if (user_mode(regs))
+		return true;
+	/* a kernel thread's function, called by ret_from_kernel_thread */
+	return kallsyms_lookup_size_offset(ret, &size, &off) &&
+	       ret - off == (unsigned long)ret_from_kernel_thread;
+}
+
+/* One return address of the chain: resolved, checked, reported. */
+static int m68k_reliable_report(struct m68k_unwind *u,
+				stack_trace_consume_fn consume, void *cookie,
+				unsigned long pc, unsigned long *retp)
+{
+	pc = ftrace_graph_ret_addr(u->task, &u->graph_idx, pc, retp);
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+	if (pc == (unsigned long)return_to_handler)
+		return -EINVAL;
+#endif
+#ifdef CONFIG_RETHOOK
+	if (is_rethook_trampoline(pc)) {
+		pc = rethook_find_ret_addr(u->task, (unsigned long)retp,
+					   &u->rethook_cur);
+		if (!pc)
+			return -EINVAL;
+	}
+#endif
+	if (!core_kernel_text(pc) && !is_module_text_address(pc))
+		return -EINVAL;
+#ifdef CONFIG_KPROBES
+	if (pc >= (unsigned long)__kprobes_text_start &&
+	    pc < (unsigned long)__kprobes_text_end)
+		return -EINVAL;
+#endif
+	return consume(cookie, pc) ? 0 : -EINVAL;
+}
+
+noinline notrace int arch_stack_walk_reliable(stack_trace_consume_fn consume,
+					      void *cookie,
+					      struct task_struct *task)
+{
+	struct m68k_unwind u;
+	unsigned long fp;
+	int err;
+
+	m68k_unwind_init(&u, task);
+	if (task == current) {
+		fp = (unsigned long)__builtin_frame_address(0);
+	} else {
+		struct switch_stack *sw = (struct switch_stack *)task->thread.ksp;
+
+		if (!m68k_on_stack(&u, (unsigned long)sw, sizeof(*sw)))
+			return -EINVAL;
+		/*
+		 * A new task that has not run yet (copy_thread()'s frame,
+		 * which resume() enters at ret_from_fork or
+		 * ret_from_kernel_thread) has no frames at all.
+		 */
+		if (m68k_pc_in_entry(sw->retpc))
+			return (unsigned long)(sw + 1) ==
+			       u.high - sizeof(struct pt_regs) &&
+			       task_pt_regs(task) == (struct pt_regs *)(sw + 1) ?
+			       0 : -EINVAL;
+		err = m68k_reliable_report(&u, consume, cookie, sw->retpc,
+					   &sw->retpc);
+		if (err)
+			return err;
+		fp = sw->a6;
+	}
+
+	while (m68k_on_stack(&u, fp, 8)) {
+		unsigned long *frame = (unsigned long *)fp;
+		unsigned long next = frame[0];
+
+		if (m68k_pc_in_entry(frame[1]))
+			return m68k_reliable_end(&u, fp, frame[1]) ? 0 : -EINVAL;
+		err = m68k_reliable_report(&u, consume, cookie, frame[1],
+					   &frame[1]);
+		if (err)
+			return err;
+		if (next < fp + 8)
+			return -EINVAL;
+		fp = next;
+	}
+	/* off the stack without reaching the entry code */
+	return -EINVAL;
+}
+#endif /* CONFIG_HAVE_RELIABLE_STACKTRACE */
 
 #else /* !CONFIG_FRAME_POINTER */
 
