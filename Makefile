@@ -124,7 +124,8 @@ STAGE    := $(CURDIR)/harness/stage.sh
 # lockdep: dynamic + PROVE_LOCKING and the locking self tests (make check).
 # pfe: dynamic without frame pointers, on -fpatchable-function-entry.
 # btf: pfe with BTF type information (DEBUG_INFO_BTF, BPF_SYSCALL), for
-# kselftest ftrace's BTF argument cases.
+# kselftest ftrace's BTF argument cases.  livepatch: pfe with frame
+# pointers (patchable entries and reliable stack traces) and live patching.
 FRAGS_dynamic := base tracing framepointer function dynamic
 FRAGS_static  := base tracing framepointer function static
 FRAGS_plain   := base tracing
@@ -132,6 +133,7 @@ FRAGS_fp      := base tracing framepointer
 FRAGS_lockdep := base tracing framepointer function dynamic lockdep
 FRAGS_pfe     := base tracing function pfe
 FRAGS_btf     := base tracing function pfe btf
+FRAGS_livepatch := base tracing framepointer function pfe livepatch
 FRAGS_boot    :=
 FRAGS_boottrace := boottrace
 FRAGS_bootgraph := bootgraph
@@ -179,6 +181,7 @@ BUSYSITES := $(SHARED)/busybox/busybox.sites
 GUESTBIN  := $(SHARED)/guest-bin$(ARCHDIR)
 TRACECMD  := $(SHARED)/trace-cmd
 GNUTOOLS  := $(SHARED)/gnu-tools$(ARCHDIR)
+KLPTOOLS  := $(SHARED)/klp-tools$(ARCHDIR)
 PERF      := $(B)/perf
 # Upstream tarballs of libtraceevent, libtracefs and trace-cmd, used when the
 # Debian archive does not serve their sources (checked against
@@ -188,7 +191,7 @@ TRACE_CMD_SRC ?= $(if $(wildcard $(CURDIR)/../shared/src),$(CURDIR)/../shared/sr
 # for the Atari machines (MACHINE=atari060, atari030).
 HATARI_SRC ?= $(TRACE_CMD_SRC)
 
-.PHONY: run check results bench bench-calls profile shell guest record view deps tree kernel initramfs guest-bin gnu-tools \
+.PHONY: run check results bench bench-calls profile shell guest record view deps tree kernel initramfs guest-bin gnu-tools klp-tools \
 	trace-cmd perf clean FORCE sweep series am-check checkpatch series-check bisect-build defconfigs \
 	anchor-ftracetest qemu-cpus hatari
 
@@ -258,6 +261,11 @@ hatari: | deps
 gnu-tools: | deps
 	@$(STAGE) gnu-tools harness/build-gnu-tools.sh $(GNUTOOLS)
 
+# bash, GNU date, stat and diff, sysctl and kmod for the kernel's livepatch
+# selftests, in the guest's /opt/livepatch/bin (busybox keeps its applets).
+klp-tools: | deps
+	@$(STAGE) klp-tools harness/build-klp-tools.sh $(KLPTOOLS)
+
 ifeq ($(MACHINE),mcf5208)
 # ColdFire boots without userland: its guest is the kernel alone, and
 # make run boots it and reads the checks from its console (the boottrace
@@ -276,9 +284,9 @@ run: kernel
 	@$(if $(filter flat lockdep,$(VARIANT)),:,harness/console-checks.sh \
 		$(if $(filter boot,$(VARIANT)),selftests,$(VARIANT)) $(B)/logs/demo-$(MACHINE)-$(VARIANT).log)
 else ifeq ($(MACHINE),x86_64)
-initramfs: kernel $(BUSYBOX) guest-bin gnu-tools
-	@$(STAGE) initramfs harness/mkinitramfs.sh $(KOBJ) $(BUSYBOX) $(TREE) $(INITRAMFS) $(GUESTBIN) \
-		$(GNUTOOLS)/bin
+initramfs: kernel $(BUSYBOX) guest-bin gnu-tools klp-tools
+	@$(STAGE) initramfs harness/mkinitramfs.sh --opt livepatch/bin=$(KLPTOOLS)/bin \
+		$(KOBJ) $(BUSYBOX) $(TREE) $(INITRAMFS) $(GUESTBIN) $(GNUTOOLS)/bin
 
 # (its guest has busybox, bench, GNU awk and readelf: no trace-cmd for the demo)
 run:
@@ -288,9 +296,10 @@ else
 # GUEST_PERF= leaves perf (tools/perf, the largest tool build) out of the
 # guest: make check does so for a kernel none of whose suites runs it.
 GUEST_PERF ?= 1
-initramfs: kernel $(BUSYBOX) $(BUSYSITES) guest-bin gnu-tools trace-cmd $(if $(GUEST_PERF),perf) \
+initramfs: kernel $(BUSYBOX) $(BUSYSITES) guest-bin gnu-tools klp-tools trace-cmd $(if $(GUEST_PERF),perf) \
 	$(if $(filter atari%,$(MACHINE)),hatari)
-	@$(STAGE) initramfs harness/mkinitramfs.sh $(KOBJ) $(BUSYBOX) $(TREE) $(INITRAMFS) \
+	@$(STAGE) initramfs harness/mkinitramfs.sh --opt livepatch/bin=$(KLPTOOLS)/bin \
+		$(KOBJ) $(BUSYBOX) $(TREE) $(INITRAMFS) \
 		$(GUESTBIN) $(GNUTOOLS)/bin $(TRACECMD)/m68k/bin $(if $(GUEST_PERF),$(PERF)/bin)
 
 run: initramfs

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# mkinitramfs.sh KOBJ BUSYBOX TREE OUT.cpio.gz [BINDIR...]: the guest's root
-# filesystem.
+# mkinitramfs.sh [--opt NAME=DIR]... KOBJ BUSYBOX TREE OUT.cpio.gz [BINDIR...]:
+# the guest's root filesystem.
 #
 #   /init, /harness/*   the repo's guest/ directory (/init = guest/init)
 #   /bin/busybox        + applet symlinks; /bin/sh is a real copy of busybox
@@ -11,10 +11,20 @@
 #   /lib/modules        KOBJ/modroot/lib/modules, when the kernel has modules
 #   /opt/ftrace         TREE/tools/testing/selftests/ftrace, unmodified, and
 #                       the programs its Makefile generates (poll), static
+#   /opt/livepatch      TREE/tools/testing/selftests/livepatch's scripts,
+#                       unmodified, and test_klp-call_getpid (static), when
+#                       the kernel has CONFIG_LIVEPATCH
 #   /etc                passwd, group (several groups), hosts
 #   /usr/bin            the programs in each BINDIR (harness/build-guest-bin.sh,
 #                       harness/build-trace-cmd.sh, ...); they replace busybox
 #                       applets of the same name (awk by GNU awk)
+#   /opt/NAME           the files of DIR, for each --opt NAME=DIR (NAME a
+#                       relative path; none of DIR's files may be there
+#                       already, from /opt/ftrace or another --opt):
+#                       programs that must not replace busybox's applets,
+#                       e.g. --opt livepatch/bin=build/klp-tools/bin
+#                       (harness/build-klp-tools.sh: bash, GNU date, stat,
+#                       diff, sysctl and kmod for the livepatch selftests)
 #
 # The tree is staged in KOBJ/initramfs-root and packed with the kernel's
 # gen_init_cpio, so every entry is owned by root and /dev/console and
@@ -26,7 +36,24 @@ set -euo pipefail
 me=mkinitramfs
 die() { echo "$me: $*" >&2; exit 1; }
 
-[ $# -ge 4 ] || die "usage: $0 KOBJ BUSYBOX TREE OUT.cpio.gz [BINDIR...]"
+usage="usage: $0 [--opt NAME=DIR]... KOBJ BUSYBOX TREE OUT.cpio.gz [BINDIR...]"
+# optnames[i] is put in /opt from optdirs[i]
+optnames=()
+optdirs=()
+while [ $# -gt 0 ] && [ "$1" = --opt ]; do
+	[ $# -ge 2 ] || die "$usage"
+	name=${2%%=*}
+	d=${2#*=}
+	[ "$name" != "$2" ] || die "--opt $2: not NAME=DIR"
+	case /$name/ in
+	//* | */../* | */./* | *[[:space:]]*) die "--opt $2: NAME must be a relative path without blanks, . or .." ;;
+	esac
+	[ -d "$d" ] || die "--opt $2: no directory $d"
+	optnames+=("${name%/}")
+	optdirs+=("$(realpath "$d")")
+	shift 2
+done
+[ $# -ge 4 ] || die "$usage"
 kobj=$(realpath "$1")
 busybox=$(realpath "$2")
 tree=$(realpath "$3")
@@ -43,6 +70,7 @@ links=$(dirname "$busybox")/busybox.links
 sites=$(dirname "$busybox")/busybox.sites
 modules=$kobj/modroot/lib/modules
 selftests=$tree/tools/testing/selftests/ftrace
+klpselftests=$tree/tools/testing/selftests/livepatch
 
 [ -f "$busybox" ] || die "no busybox binary at $busybox"
 [ -f "$links" ] || die "no applet list at $links (made by harness/build-busybox.sh)"
@@ -68,8 +96,13 @@ hash_inputs() {
 	echo "modules $(hash_dir "$modules")"
 	echo "guest $(hash_dir "$guest")"
 	echo "selftests $(hash_dir "$selftests")"
+	echo "klpselftests $(hash_dir "$klpselftests") $(grep -x 'CONFIG_LIVEPATCH=y' "$kobj/.config" || true)"
 	for d in "${bindirs[@]}"; do
 		echo "bin:$d $(hash_dir "$d")"
+	done
+	local i
+	for i in "${!optnames[@]}"; do
+		echo "opt:${optnames[i]}:${optdirs[i]} $(hash_dir "${optdirs[i]}")"
 	done
 }
 stamp=$out.inputs
@@ -79,7 +112,7 @@ if [ -f "$out" ] && [ -f "$stamp" ] && [ "$now" = "$(cat "$stamp")" ]; then
 	exit 0
 fi
 if [ -f "$out" ] && [ -f "$stamp" ]; then
-	changed=$({ diff <(echo "$now") "$stamp" || true; } | sed -n 's/^< \([^ ]*\) .*/\1/p' | tr '\n' ' ')
+	changed=$({ diff <(echo "$now") "$stamp" || true; } | sed -n 's/^[<>] \([^ ]*\) .*/\1/p' | sort -u | tr '\n' ' ')
 	echo "$me: rebuilding, changed: $changed"
 else
 	echo "$me: building $out"
@@ -126,12 +159,37 @@ for f in "$gen_out"/*; do
 	[ -f "$f" ] || continue
 	"${CROSS}strip" -o "opt/ftrace/$(basename "$f")" "$f"
 done
+# With live patching, the livepatch selftests' scripts, unmodified, and
+# their test_klp-call_getpid program (static); their test modules are
+# built against the kernel and installed with its modules
+# (harness/build-kernel.sh), so the sources stay out.  The program is
+# compiled here, not by the suite's Makefile, whose lib.mk would also
+# build the modules against the build machine's kernel.
+if grep -qx 'CONFIG_LIVEPATCH=y' "$kobj/.config"; then
+	cp -a "$klpselftests" opt/livepatch
+	rm -rf opt/livepatch/test_modules
+	"$GUEST_CC" -static -O2 -o "$kobj/test_klp-call_getpid" \
+		"$klpselftests/test_klp-call_getpid.c" ||
+		die "building the livepatch selftests' test_klp-call_getpid failed"
+	"${CROSS}strip" -o opt/livepatch/test_klp-call_getpid "$kobj/test_klp-call_getpid"
+fi
 for d in "${bindirs[@]}"; do
 	for f in "$d"/*; do
 		[ -e "$f" ] || [ -L "$f" ] || continue
 		rm -f "usr/bin/$(basename "$f")"
 	done
 	cp -a "$d/." usr/bin/
+done
+for i in "${!optnames[@]}"; do
+	o=opt/${optnames[i]}
+	for f in "${optdirs[i]}"/* "${optdirs[i]}"/.[!.]*; do
+		[ -e "$f" ] || [ -L "$f" ] || continue
+		if [ -e "$o/${f##*/}" ] || [ -L "$o/${f##*/}" ]; then
+			die "--opt ${optnames[i]}=${optdirs[i]}: /$o/${f##*/} exists already"
+		fi
+	done
+	mkdir -p "$o"
+	cp -a "${optdirs[i]}/." "$o/"
 done
 cp -a "$guest/." harness/
 cp "$guest/init" init
