@@ -48,11 +48,18 @@ rm -rf "$kobj/modroot"
 # The test modules of guest/modules (built out of tree, against this kernel,
 # in KOBJ/ext: kbuild writes its products next to the sources); they test
 # m68k's call sites, and the x86_64 anchor has none of them.
+# With live patching, the test modules of the kernel's livepatch selftests
+# too (tools/testing/selftests/livepatch/test_modules, as klp_test_modules),
+# for guest/tests/livepatch.sh.
 mods=()
 [ "$KARCH" != m68k ] || mods=("$repo"/guest/modules/*/)
+klpmods=$tree/tools/testing/selftests/livepatch/test_modules
+grep -qx 'CONFIG_LIVEPATCH=y' "$kobj/.config" && mods+=("$klpmods")
 for m in "${mods[@]}"; do
-	m=$(basename "$m")
-	rm -rf "$kobj/ext/$m" && mkdir -p "$kobj/ext" && cp -r "$repo/guest/modules/$m" "$kobj/ext/$m"
+	src=${m%/}
+	m=$(basename "$src")
+	[ "$src" != "$klpmods" ] || m=klp_test_modules
+	rm -rf "$kobj/ext/$m" && mkdir -p "$kobj/ext" && cp -r "$src" "$kobj/ext/$m"
 	if ! "${km[@]}" M="$kobj/ext/$m" modules >>"$kobj/build.log" 2>&1 ||
 	   ! "${km[@]}" -s M="$kobj/ext/$m" INSTALL_MOD_PATH="$kobj/modroot" modules_install >>"$kobj/build.log" 2>&1; then
 		grep -E 'error|Error|\*\*\*' "$kobj/build.log" | tail -20 >&2

@@ -155,6 +155,12 @@ suites() {
 	suite access dynamic guest 600 access.sh "${nokunit[@]}"
 	suite perf dynamic guest 600 perf.sh "${nokunit[@]}"
 	suite uprobes dynamic guest 600 uprobes.sh "${nokunit[@]}"
+	# live patching on patchable entries with frame pointers: the
+	# kernel's livepatch selftests, the sample, the consistency model;
+	# at boot the KUnit suite of the reliable stack walker alone (the
+	# others are counted on the pfe kernel)
+	suite livepatch livepatch guest 1800 livepatch.sh \
+		--append "kunit.filter_glob=m68k_reliable_stacktrace"
 	# function error injection: kprobes by breakpoint and through ftrace
 	suite errinject dynamic guest 600 errinject.sh "${nokunit[@]}"
 	suite pfe-errinject pfe guest 600 errinject.sh "${nokunit[@]}"
@@ -194,10 +200,12 @@ suites() {
 	machine suite virt060-uprobes virt060-dynamic guest 600 uprobes.sh "${nokunit[@]}"
 	# the 68060 on Hatari's Falcon (MACHINE=atari060), its instruction
 	# cache emulated: the KUnit suites that write text and run it at once,
-	# and the tracers on filters (the emulated CPU is slow)
+	# the tracers on filters and on every function
 	atari suite hatari060 atari060-dynamic guest 1200 hatari.sh --append hatari.cpu=68060
-	# the 68030 (MACHINE=atari030): the same checks
-	atari suite hatari030 atari030-dynamic guest 600 hatari.sh --append hatari.cpu=68030
+	# the 68030 (MACHINE=atari030): the same checks but those on every
+	# function (several minutes more of its slower emulation)
+	atari suite hatari030 atari030-dynamic guest 600 hatari.sh \
+		--append "hatari.cpu=68030 hatari.all=0"
 	# ColdFire: the tracing self tests, and the trace events of a boot
 	coldfire suite mcf5208-selftests mcf5208-boot nouser_suite 300 selftests
 	coldfire suite mcf5208-boottrace mcf5208-boottrace nouser_suite 300 boottrace

@@ -191,7 +191,11 @@ noinline notrace void arch_stack_walk(stack_trace_consume_fn consume,
  *   four-word exception frame (format 0) right above it at the top of
  *   the stack, where thread.esp0 points, and from user mode, or, for a
  *   kernel thread, the frame copy_thread() left for
- *   ret_from_kernel_thread.
+ *   ret_from_kernel_thread; or, for the idle task, at rest_init()'s
+ *   record, whose caller start_kernel() (freed __init text, nothing to
+ *   report) has its record at the top of init_thread_union with the zero
+ *   %a6 head.S set.  (The idle task also switches itself in do_idle(),
+ *   but not while other tasks keep the CPU busy.)
  *
  * Between that function's record and the pt_regs the entry code pushes
  * at most a switch_stack and an argument (trap, do_signal_return,
@@ -294,6 +298,9 @@ noinline notrace int arch_stack_walk_reliable(stack_trace_consume_fn consume,
 
 		if (m68k_pc_in_entry(frame[1]))
 			return m68k_reliable_end(&u, fp, frame[1]) ? 0 : -EINVAL;
+		if (is_idle_task(task) && next + 8 == u.high && next > fp &&
+		    !*(unsigned long *)next)
+			return 0;
 		err = m68k_reliable_report(&u, consume, cookie, frame[1],
 					   &frame[1]);
 		if (err)

@@ -4,8 +4,8 @@
  * on which live patching's consistency model rests: a kernel thread
  * asleep in a known chain of functions is walked whole to its start
  * (the walk fails unless it ends at ret_from_kernel_thread), also with a
- * function-graph or a kretprobe return hooked in its chain, and stacks
- * made wrong on purpose (a return address outside kernel text, a record
+ * function-graph or a kretprobe return hooked in its chain; so is the
+ * idle task, to start_kernel()'s record; and stacks made wrong on purpose (a return address outside kernel text, a record
  * that points at itself, a return into the entry code in the middle of
  * the chain) are refused.  The thread is blocked while its stack is read
  * or changed, and each change is undone before it wakes.
@@ -13,11 +13,13 @@
 
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/cpu.h>
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/stacktrace.h>
 #include <asm/sections.h>
 
@@ -108,6 +110,16 @@ static void st_current_task(struct kunit *test)
 
 	KUNIT_ASSERT_GT_MSG(test, n, 0, "walk refused: %d", n);
 	KUNIT_EXPECT_TRUE(test, st_has(entries, n, st_current_task));
+}
+
+/* The idle task, which the test's own thread keeps off the CPU. */
+static void st_idle_task(struct kunit *test)
+{
+	unsigned long entries[ST_ENTRIES];
+	int n = stack_trace_save_tsk_reliable(&init_task, entries, ST_ENTRIES);
+
+	KUNIT_ASSERT_GT_MSG(test, n, 0, "walk refused: %d", n);
+	KUNIT_EXPECT_TRUE(test, st_has(entries, n, cpu_startup_entry));
 }
 
 /* Change one word of the sleeper's stack, walk, put the word back. */
@@ -209,6 +221,7 @@ static void st_kretprobe_frame(struct kunit *test)
 static struct kunit_case st_cases[] = {
 	KUNIT_CASE(st_sleeping_thread),
 	KUNIT_CASE(st_current_task),
+	KUNIT_CASE(st_idle_task),
 	KUNIT_CASE(st_refuses_bad_stacks),
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 	KUNIT_CASE(st_graph_frame),
