@@ -5,9 +5,10 @@
  * asleep in a known chain of functions is walked whole to its start
  * (the walk fails unless it ends at ret_from_kernel_thread), also with a
  * function-graph or a kretprobe return hooked in its chain; so is the
- * idle task, to start_kernel()'s record; and stacks made wrong on purpose (a return address outside kernel text, a record
- * that points at itself, a return into the entry code in the middle of
- * the chain) are refused.  The thread is blocked while its stack is read
+ * idle task, to start_kernel()'s record; and stacks made wrong on
+ * purpose (a return address outside kernel text, a record that points
+ * at itself, a return into the entry code in the middle of the chain)
+ * are refused.  The thread is blocked while its stack is read
  * or changed, and each change is undone before it wakes.
  */
 
