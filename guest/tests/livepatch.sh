@@ -70,15 +70,21 @@ cd /
 # (a task with an unreliable stack, ...) go to the log
 echo 'file kernel/livepatch/* +p' >/sys/kernel/debug/dynamic_debug/control
 dmesg -c >/dev/null
+# wait_for FILE VALUE TENTHS: FILE reads VALUE within TENTHS tenths of a
+# second ("" for a FILE that is gone)
+wait_for() {
+	_i=0
+	while [ "$(cat "$1" 2>/dev/null)" != "$2" ] && [ $_i -lt "$3" ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	[ "$(cat "$1" 2>/dev/null)" = "$2" ]
+}
 # unload MOD...: rmmod once nothing holds them (a disabled patch drops its
 # module reference after its sysfs directory is gone)
 unload() {
 	for _m in "$@"; do
-		_i=0
-		while [ "$(cat /sys/module/$_m/refcnt 2>/dev/null)" != 0 ] && [ $_i -lt 300 ]; do
-			sleep 0.1
-			_i=$((_i + 1))
-		done
+		wait_for /sys/module/$_m/refcnt 0 300
 		rmmod "$_m" || return 1
 	done
 }
@@ -86,22 +92,14 @@ orig=$(cat /proc/cmdline)
 ( while :; do cat /proc/cmdline >/dev/null; done ) &
 loop=$!
 check sample-load "modprobe livepatch-sample failed" modprobe livepatch-sample
-i=0
-while [ "$(cat $klp/livepatch_sample/transition 2>/dev/null)" != 0 ] && [ $i -lt 150 ]; do
-	sleep 0.2
-	i=$((i + 1))
-done
 check sample-transition "still in transition after 30 s" \
-	test "$(cat $klp/livepatch_sample/transition 2>/dev/null)" = 0
+	wait_for $klp/livepatch_sample/transition 0 300
 now=$(cat /proc/cmdline)
 check sample-patched "/proc/cmdline says '$now'" test "$now" = "this has been live patched"
 echo 0 >$klp/livepatch_sample/enabled
-i=0
-while [ -d $klp/livepatch_sample ] && [ $i -lt 150 ]; do
-	sleep 0.2
-	i=$((i + 1))
-done
-check sample-disabled "$klp/livepatch_sample still there after 30 s" test ! -d $klp/livepatch_sample
+# the patch's directory goes once it is disabled and freed
+check sample-disabled "$klp/livepatch_sample still there after 30 s" \
+	wait_for $klp/livepatch_sample/enabled "" 300
 now=$(cat /proc/cmdline)
 check sample-unpatched "/proc/cmdline says '$now'" test "$now" = "$orig"
 check sample-remove "rmmod livepatch_sample failed" unload livepatch_sample
@@ -112,15 +110,6 @@ dmesg -c | grep -i -e livepatch -e klp | sed 's/^/LP-DMESG sample: /'
 
 # --- 3. the consistency model
 ct=/sys/module/klp_consist_target/parameters
-# wait_for FILE VALUE TENTHS: FILE reads VALUE within TENTHS tenths of a second
-wait_for() {
-	_i=0
-	while [ "$(cat "$1" 2>/dev/null)" != "$2" ] && [ $_i -lt "$3" ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	[ "$(cat "$1" 2>/dev/null)" = "$2" ]
-}
 for where in outer inner; do
 	c=consist-$where
 	check $c-target "insmod klp_consist_target where=$where failed" \
@@ -151,7 +140,7 @@ for where in outer inner; do
 	fi
 	echo 0 >$klp/klp_consist_patch/enabled
 	check $c-disabled "the patch is still there after 30 s" \
-		sh -c "i=0; while [ -d $klp/klp_consist_patch ] && [ \$i -lt 300 ]; do sleep 0.1; i=\$((i + 1)); done; [ ! -d $klp/klp_consist_patch ]"
+		wait_for $klp/klp_consist_patch/enabled "" 300
 	check $c-unpatched "klp_ct_inner() returned $(cat $ct/result)" test "$(cat $ct/result)" = 1
 	unload klp_consist_patch klp_consist_target
 	check $c-removed "the modules are still loaded" \
