@@ -85,27 +85,26 @@ all_workload() {
 	ls /proc >/dev/null
 	dd if=/proc/version of=/dev/null 2>/dev/null
 }
-# read with every call site a no-op again (ftrace_enabled=0 keeps the
-# buffer, which a change of tracer clears): formatting the trace with
-# every function still calling the tracer took minutes
-stop_all() {
+# trace_all TRACER FILE: the workload under TRACER on every function, its
+# trace left in FILE, read with every call site a no-op again
+# (ftrace_enabled=0 keeps the buffer, which a change of tracer clears):
+# formatting the trace with every function still calling the tracer took
+# minutes
+trace_all() {
+	trace_reset
+	echo "$1" >$T/current_tracer
+	all_workload
 	echo 0 >$T/tracing_on
 	echo 0 >/proc/sys/kernel/ftrace_enabled
-	cat $T/trace >"$1"
+	cat $T/trace >"$2"
 	echo nop >$T/current_tracer
 	echo 1 >/proc/sys/kernel/ftrace_enabled
 }
 if [ "$all" = 1 ]; then
-	trace_reset
-	echo function >$T/current_tracer
-	all_workload
-	stop_all /tmp/function-all.txt
+	trace_all function /tmp/function-all.txt
 	n=$(sed -n 's/^.*: \([^ ]*\) <-.*$/\1/p' /tmp/function-all.txt | sort -u | wc -l)
 	check function-all "$n distinct functions traced" test "$n" -gt 500
-	trace_reset
-	echo function_graph >$T/current_tracer
-	all_workload
-	stop_all /tmp/graph-all.txt
+	trace_all function_graph /tmp/graph-all.txt
 	n=$(sed -n 's/^.*|  *\([A-Za-z_][A-Za-z0-9_.]*\)() {$/\1/p' /tmp/graph-all.txt | sort -u | wc -l)
 	check graph-all "$n distinct functions graphed with children" test "$n" -gt 200
 	n=$(grep -c '^ *[0-9]).*|   *vfs_read() {' /tmp/graph-all.txt)
