@@ -54,8 +54,10 @@ log=$out/build.log
 
 hash_inputs() {
 	echo "script $(sha256sum <"$self" | cut -d' ' -f1)"
+	# what the build uses: the checksums and the patches (not
+	# patches-upstream/, written for the newer upstream releases)
 	echo "userspace $(tar -C "$us" --sort=name --mtime=@0 --owner=0 --group=0 \
-		--numeric-owner -cf - . | sha256sum | cut -d' ' -f1)"
+		--numeric-owner -cf - SHA256SUMS patches | sha256sum | cut -d' ' -f1)"
 	echo "cc $("$cc" --version | head -n 1)"
 }
 now=$(hash_inputs)
