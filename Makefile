@@ -183,6 +183,7 @@ TRACECMD  := $(SHARED)/trace-cmd
 GNUTOOLS  := $(SHARED)/gnu-tools$(ARCHDIR)
 KLPTOOLS  := $(SHARED)/klp-tools$(ARCHDIR)
 PERF      := $(B)/perf
+PERFHOST  := $(B)/perf-host
 # Upstream tarballs of libtraceevent, libtracefs and trace-cmd, used when the
 # Debian archive does not serve their sources (checked against
 # userspace/trace-cmd/SHA256SUMS).
@@ -191,7 +192,7 @@ TRACE_CMD_SRC ?= $(if $(wildcard $(CURDIR)/../shared/src),$(CURDIR)/../shared/sr
 # for the Atari machines (MACHINE=atari060, atari030).
 HATARI_SRC ?= $(TRACE_CMD_SRC)
 
-.PHONY: run check results bench bench-calls profile shell guest record view deps tree kernel initramfs guest-bin gnu-tools klp-tools \
+.PHONY: run check results bench bench-calls profile shell guest record view deps tree kernel initramfs guest-bin gnu-tools klp-tools host-perf \
 	trace-cmd perf clean FORCE sweep series am-check checkpatch series-check bisect-build defconfigs \
 	anchor-ftracetest qemu-cpus hatari
 
@@ -253,6 +254,12 @@ trace-cmd: | deps
 perf: trace-cmd tree
 	@$(STAGE) perf harness/build-perf.sh $(TREE) $(PERF) $(TRACECMD)
 
+# the same tools/perf for this machine, with libdw: perf probe on the DWARF
+# of an m68k module, whose definitions the guest's perf suite checks
+# (harness/perf-probe-defs.sh; 7.3: 6.12 has no m68k register names)
+host-perf: tree | deps
+	@$(STAGE) host-perf harness/build-perf.sh --host $(TREE) $(PERFHOST)
+
 # The Atari emulator for the 68060 and 68030 machines (host program).
 hatari: | deps
 	@$(STAGE) hatari harness/build-hatari.sh $(SHARED)/hatari $(HATARI_SRC)
@@ -296,9 +303,12 @@ else
 # GUEST_PERF= leaves perf (tools/perf, the largest tool build) out of the
 # guest: make check does so for a kernel none of whose suites runs it.
 GUEST_PERF ?= 1
+PROBEDEFS := $(if $(GUEST_PERF),$(if $(filter 7.3,$(KERNEL)),$(KOBJ)/perf-probe))
 initramfs: kernel $(BUSYBOX) $(BUSYSITES) guest-bin gnu-tools klp-tools trace-cmd $(if $(GUEST_PERF),perf) \
-	$(if $(filter atari%,$(MACHINE)),hatari)
+	$(if $(filter atari%,$(MACHINE)),hatari) $(if $(PROBEDEFS),host-perf)
+	$(if $(PROBEDEFS),@harness/perf-probe-defs.sh $(KOBJ) $(PERFHOST)/bin/perf $(PROBEDEFS))
 	@$(STAGE) initramfs harness/mkinitramfs.sh --opt livepatch/bin=$(KLPTOOLS)/bin \
+		$(if $(PROBEDEFS),--opt perf-probe=$(PROBEDEFS)) \
 		$(KOBJ) $(BUSYBOX) $(TREE) $(INITRAMFS) \
 		$(GUESTBIN) $(GNUTOOLS)/bin $(TRACECMD)/m68k/bin $(if $(GUEST_PERF),$(PERF)/bin)
 

@@ -14,6 +14,11 @@
 # perf stat, record, report, script, list, ftrace and trace work; `perf
 # trace` names system calls from the m68k table that patch 0060 adds.
 #
+# build-perf.sh --host TREE OUTDIR: the same tools/perf for this machine
+# (x86_64), with libdw (Debian's libdw-dev), for `perf probe` on an m68k
+# kernel's or module's DWARF (harness/perf-probe-defs.sh): OUTDIR/bin/perf.
+# Nothing else optional; no libtraceevent (perf probe does not need it).
+#
 # Rebuilt only when an input changes (hashes in OUTDIR/inputs); perf's own
 # make is incremental within OUTDIR/obj.  Environment: JOBS (default: nproc).
 # Log: OUTDIR/build.log.
@@ -21,24 +26,47 @@ set -euo pipefail
 me=build-perf
 die() { echo "$me: $*" >&2; exit 1; }
 
-[ $# -eq 3 ] || die "usage: $0 TREE OUTDIR TRACECMD_DIR"
+host=
+[ "${1:-}" != --host ] || { host=1; shift; }
+if [ -n "$host" ]; then
+	[ $# -eq 2 ] || die "usage: $0 --host TREE OUTDIR"
+else
+	[ $# -eq 3 ] || die "usage: $0 TREE OUTDIR TRACECMD_DIR | --host TREE OUTDIR"
+fi
 tree=$(realpath "$1")
 out=$(realpath -m "$2")
-prefix=$(realpath -m "$3/m68k/prefix")
+prefix=$(realpath -m "${3:-/nonexistent}/m68k/prefix")
 self=$(realpath "$0")
 jobs=${JOBS:-$(nproc)}
 cc=m68k-linux-gnu-gcc-12
+[ -z "$host" ] || cc=gcc
 
 [ -f "$tree/tools/perf/Makefile.perf" ] || die "no tools/perf in $tree"
-[ -f "$prefix/lib/libtraceevent.a" ] || die "no static libtraceevent in $prefix (make trace-cmd builds it)"
+if [ -z "$host" ]; then
+	[ -f "$prefix/lib/libtraceevent.a" ] ||
+		die "no static libtraceevent in $prefix (make trace-cmd builds it)"
+else
+	[ -f /usr/include/elfutils/libdw.h ] || die "no libdw.h (harness/deps.sh installs libdw-dev)"
+fi
 command -v "$cc" >/dev/null || die "$cc not found (harness/deps.sh installs it)"
+# through ccache when it is installed, its cache outside the clone (as the
+# kernels'), paths below the repository's top made relative so that
+# another clone hits the same entries; perf's own feature tests too
+usecc=$cc
+if command -v ccache >/dev/null; then
+	export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/m68k-ftrace-ccache}
+	CCACHE_BASEDIR=$(realpath "$(dirname "$self")/..")
+	export CCACHE_BASEDIR
+	usecc="ccache $cc"
+fi
 
 hash_inputs() {
 	echo "script $(sha256sum <"$self" | cut -d' ' -f1)"
 	echo "tools $(cd "$tree" && find tools/perf tools/lib tools/include tools/arch/m68k \
 		tools/build tools/scripts include/uapi arch/m68k/include/uapi -type f \
 		-printf '%P %s %T@\n' 2>/dev/null | sort | sha256sum | cut -d' ' -f1)"
-	echo "libtraceevent $(sha256sum <"$prefix/lib/libtraceevent.a" | cut -d' ' -f1)"
+	[ -n "$host" ] ||
+		echo "libtraceevent $(sha256sum <"$prefix/lib/libtraceevent.a" | cut -d' ' -f1)"
 	echo "cc $("$cc" --version | head -n 1)"
 }
 mkdir -p "$out/obj" "$out/bin"
@@ -52,6 +80,24 @@ if [ -x "$out/bin/perf" ] && [ -f "$out/inputs" ] && [ "$now" = "$(cat "$out/inp
 fi
 rm -f "$out/inputs"
 log=$out/build.log
+if [ -n "$host" ]; then
+	echo "$me: building tools/perf for this machine, with libdw (a few minutes; log: $log)"
+	hopts=(NO_JVMTI=1 NO_LIBPYTHON=1 NO_LIBPERL=1 NO_SLANG=1 NO_GTK2=1 NO_LIBUNWIND=1
+		NO_LIBBPF=1 NO_LIBCRYPTO=1 NO_LIBNUMA=1 NO_LIBCAP=1 NO_LIBBABELTRACE=1 NO_RUST=1
+		NO_SDT=1 NO_AUXTRACE=1 NO_LIBAUDIT=1 NO_CAPSTONE=1 NO_LIBPFM4=1 NO_LIBLLVM=1
+		NO_LIBDEBUGINFOD=1 NO_LIBTRACEEVENT=1)
+	if ! make -C "$tree/tools/perf" O="$out/obj" CC="$usecc" JOBS="$jobs" "${hopts[@]}" \
+		"$out/obj/perf" >"$log" 2>&1; then
+		grep -E 'error|Error|\*\*\*' "$log" | head -30 >&2
+		die "tools/perf (host) FAILED (full log: $log)"
+	fi
+	grep -q '^CONFIG_LIBDW=y' "$out/obj/.config-detected" ||
+		die "perf was built without libdw (log: $log)"
+	cp "$out/obj/perf" "$out/bin/perf"
+	echo "$now" >"$out/inputs"
+	echo "$me: $out/bin/perf (host, with libdw)"
+	exit 0
+fi
 echo "$me: building tools/perf for m68k (a few minutes; log: $log)"
 
 # perf's Makefile chooses its own -j from the CPU count: JOBS sets it.
@@ -62,7 +108,7 @@ opts=(NO_LIBELF=1 NO_JVMTI=1 NO_LIBPYTHON=1 NO_LIBPERL=1 NO_SLANG=1 NO_LIBUNWIND
 	NO_LIBLLVM=1 NO_LIBDEBUGINFOD=1 NO_AIO=1)
 # libtraceevent.pc names .../include/traceevent; perf includes <traceevent/...>.
 if ! make -C "$tree/tools/perf" O="$out/obj" ARCH=m68k CROSS_COMPILE=m68k-linux-gnu- \
-	CC="$cc" HOSTCC=gcc JOBS="$jobs" LDFLAGS=-static "${opts[@]}" \
+	CC="$usecc" HOSTCC=gcc JOBS="$jobs" LDFLAGS=-static "${opts[@]}" \
 	PKG_CONFIG_LIBDIR="$prefix/lib/pkgconfig" EXTRA_CFLAGS="-I$prefix/include" \
 	"$out/obj/perf" >"$log" 2>&1; then
 	grep -E 'error|Error|\*\*\*' "$log" | head -30 >&2

@@ -8,7 +8,7 @@ PKGS="gcc-12-m68k-linux-gnu binutils-m68k-linux-gnu libc6-dev-m68k-cross
 qemu-system-misc qemu-system-x86 make gcc bc bison flex libelf-dev libssl-dev xz-utils cpio
 gzip perl python3 dpkg-dev rsync kmod trace-cmd procps patch
 gdb-multiarch ccache pkgconf file dwarves shellcheck autoconf automake libtool
-kernelshark libkshark-dev libjson-c-dev
+kernelshark libkshark-dev libjson-c-dev libdw-dev
 cmake libsdl2-dev libcapstone-dev zlib1g-dev libpng-dev"
 
 missing=

@@ -119,5 +119,70 @@ case $(uname -r) in
 		sh -c "! grep -vE ' (openat|read)\\(' /tmp/perf.trace | grep -q ."
 	;;
 esac
+# perf probe (patch 0070: m68k's DWARF register names): the host's perf
+# read guest/modules/probe_target's DWARF and wrote kprobe event
+# definitions (harness/perf-probe-defs.sh, in /opt/perf-probe): pt_mix's
+# arguments at its entry, its locals at the PT_LINE line, its return value.
+# pt_mix(7, 22) has sq 49, mixed 49 ^ 22 = 39 and returns 88; the
+# arguments and the return value are also probed by hand ($argN, $retval).
+pp=/opt/perf-probe
+pp_checks="perf-probe-defs perf-probe-args perf-probe-line perf-probe-return perf-probe-L perf-probe-V"
+case $(uname -r) in
+6.12*)	# the frozen 6.12 port has no patch 0070
+	for c in $pp_checks; do skip "$c" "6.12's perf has no m68k DWARF register names"; done ;;
+*)
+	for d in entry line return; do
+		[ -s $pp/$d.def ] || echo "$d: $(head -c 300 $pp/$d.err 2>/dev/null)" >>/tmp/pp.missing
+	done
+	check perf-probe-defs "perf probe on the host gave no definition for: $(cat /tmp/pp.missing 2>/dev/null)" \
+		test ! -s /tmp/pp.missing
+	modprobe probe_target
+	# evname DEF: the event (GROUP/NAME) a definition makes
+	evname() { _e=${1%% *}; echo "${_e#?:}"; }
+	for d in entry line return; do
+		head -n 1 $pp/$d.def 2>/dev/null >>$T/kprobe_events
+	done
+	# shellcheck disable=SC2016 # $arg1, $retval: the kprobe event's
+	{
+		echo 'p:hand/mix probe_target:pt_mix a=$arg1:s32 b=$arg2:s32'
+		echo 'r:hand/ret probe_target:pt_mix ret=$retval:s32'
+	} >>$T/kprobe_events
+	echo >$T/trace
+	echo 1 >$T/events/hand/enable
+	echo 1 >$T/events/probe/enable
+	echo 7 >/sys/module/probe_target/parameters/run
+	echo 0 >$T/events/probe/enable
+	echo 0 >$T/events/hand/enable
+	cat $T/trace >/tmp/pp.trace
+	# field EVENT NAME: NAME's value in EVENT's line of the trace
+	field() {
+		grep " ${1#*/}: " /tmp/pp.trace | head -n 1 |
+			sed -n "s/.* $2=\\([^ ]*\\).*/\\1/p"
+	}
+	e=$(evname "$(head -n 1 $pp/entry.def 2>/dev/null)")
+	a=$(field "$e" a) b=$(field "$e" b)
+	check perf-probe-args "perf's $e: a=$a b=$b, by hand: a=$(field hand/mix a) b=$(field hand/mix b), expected 7 22" \
+		test "$a $b" = "7 22" -a "$(field hand/mix a) $(field hand/mix b)" = "7 22"
+	e=$(evname "$(head -n 1 $pp/line.def 2>/dev/null)")
+	check perf-probe-line "perf's $e: sq=$(field "$e" sq) mixed=$(field "$e" mixed), expected 49 39" \
+		test "$(field "$e" sq) $(field "$e" mixed)" = "49 39"
+	e=$(evname "$(head -n 1 $pp/return.def 2>/dev/null)")
+	# perf gives $retval no type: the value prints in hex
+	r=$(field "$e" arg1)
+	check perf-probe-return "perf's $e: arg1=$r, by hand: ret=$(field hand/ret ret), expected 88" \
+		sh -c "[ '$r' = 0x58 ] && [ '$(field hand/ret ret)' = 88 ]"
+	echo "PP-TRACE: $(grep -c . /tmp/pp.trace) lines; definitions:"; cat $pp/*.def
+	grep -v '^#' /tmp/pp.trace | sed 's/^/PP-TRACE /' | head -n 10
+	echo >$T/kprobe_events
+	rmmod probe_target
+	# perf probe -L numbers the lines a probe can be put on; -V lists the
+	# variables there
+	rel=$(cat $pp/rel 2>/dev/null)
+	check perf-probe-L "perf probe -L pt_mix does not number line $rel, PT_LINE: $(head -c 400 $pp/lines.txt 2>/dev/null)" \
+		grep -qE "^ +${rel:-x} +.*PT_LINE" $pp/lines.txt
+	check perf-probe-V "perf probe -V pt_mix:$rel does not list sq and mixed: $(head -c 400 $pp/vars.txt 2>/dev/null)" \
+		sh -c "grep -qE '(int|s32)[[:space:]]+sq' $pp/vars.txt && grep -qE '(int|s32)[[:space:]]+mixed' $pp/vars.txt"
+	;;
+esac
 trace_reset
 check_done

@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# perf-probe-defs.sh KOBJ HOST_PERF OUTDIR: perf probe on the host, reading
+# the DWARF of guest/modules/probe_target (built against KOBJ with -g), for
+# guest/tests/perf.sh, which gets OUTDIR as /opt/perf-probe:
+#   entry.def   perf probe --definition 'pt_mix a b'           (arguments)
+#   line.def    ... 'pt_mix:REL sq mixed'  (locals at the PT_LINE line)
+#   return.def  ... 'pt_mix%return $retval'
+#   lines.txt   perf probe -L pt_mix;  vars.txt  perf probe -V pt_mix:REL
+#   rel         REL, the PT_LINE line relative to pt_mix's first line
+# Each command's errors go to NAME.err: a failure here is reported by the
+# guest's checks (the definition is missing), not by the build.
+set -uo pipefail
+me='perf-probe-defs'
+[ $# -eq 3 ] || { echo "usage: $0 KOBJ HOST_PERF OUTDIR" >&2; exit 2; }
+kobj=$1 perf=$2 out=$3
+d=$kobj/ext/probe_target
+ko=$d/probe_target.ko
+src=$d/probe_target.c
+rm -rf "$out" && mkdir -p "$out"
+if [ ! -f "$ko" ]; then
+	echo "no $ko (harness/build-kernel.sh builds it)" >"$out/entry.err"
+	echo "$me: no $ko" >&2
+	exit 0
+fi
+fn=$(grep -n '^static .*[^a-z_]pt_mix(' "$src" | cut -d: -f1)
+line=$(grep -n 'PT_LINE' "$src" | head -n 1 | cut -d: -f1)
+rel=$((line - fn))
+echo "$rel" >"$out/rel"
+run() { # NAME ARG...: perf probe -m KO ARG... >OUTDIR/NAME
+	local name=$1
+	shift
+	"$perf" probe -m "$ko" "$@" >"$out/$name" 2>"$out/${name%.*}.err" ||
+		echo "$me: perf probe $* failed (see $out/${name%.*}.err)" >&2
+}
+run entry.def --definition 'pt_mix a b'
+run line.def --definition "pt_mix:$rel sq mixed"
+# shellcheck disable=SC2016 # $retval is perf probe's, not the shell's
+run return.def --definition 'pt_mix%return $retval'
+run lines.txt -L pt_mix
+run vars.txt -V "pt_mix:$rel"
+echo "$me: $(cat "$out"/*.def 2>/dev/null | wc -l) definitions in $out"
