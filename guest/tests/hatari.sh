@@ -74,6 +74,34 @@ du=$(awk -v a="$u0" -v b="$u1" 'BEGIN { printf "%.2f", b - a }')
 check clock-rate "sleep 3: ${d} s by the trace clock, ${du} s by /proc/uptime" \
 	awk -v d="$d" -v u="$du" 'BEGIN { exit !(u >= 3 && d >= u - 0.011 && d <= u + 0.15) }'
 
+# the clock across the end of a timer period that the interrupt handler has
+# not counted yet, timed by the irqsoff tracer (its function-trace option
+# off, so that it times the sections alone).  (1) the CPU idle until the
+# timer interrupt: no time of the idle loop may show inside the interrupt
+# (2 s of sleep).  (2) interrupts off across it: preemptirq_delay_test
+# busy-waits 8 ms by this clock with interrupts off (a clock that stops
+# there hangs the machine: the marker line shows where)
+trace_reset
+echo 0 >$T/options/function-trace
+echo 0 >$T/tracing_max_latency
+echo irqsoff >$T/current_tracer
+sleep 2
+lat=$(cat $T/tracing_max_latency)
+check clock-idle "the longest irqs-off section in 2 s of sleep is $lat us" \
+	test "$lat" -lt 5000
+echo 0 >$T/tracing_max_latency
+echo "clock: preemptirq_delay_test, 8 ms with interrupts off"
+if modprobe preemptirq_delay_test test_mode=irq delay=8000 burst_size=1; then
+	lat=$(cat $T/tracing_max_latency)
+	rmmod preemptirq_delay_test
+	check clock-irqs-off "tracing_max_latency=$lat, expected 8000..9000 us" \
+		test "$lat" -ge 8000 -a "$lat" -le 9000
+else
+	fail clock-irqs-off "modprobe preemptirq_delay_test failed"
+fi
+echo nop >$T/current_tracer
+echo 1 >$T/options/function-trace
+
 # --- every function: the function tracer, then function_graph (each
 # timer tick traced whole, which at the emulator's own speed took longer
 # than the tick); distinct functions seen during a short workload (an
