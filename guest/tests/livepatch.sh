@@ -108,6 +108,49 @@ wait $loop 2>/dev/null
 check sample-healthy "the workload's results changed" healthy
 dmesg -c | grep -i -e livepatch -e klp | sed 's/^/LP-DMESG sample: /'
 
+# --- 2b. a storm: the sample enabled and disabled STORM times while the
+# function tracer traces the function it replaces (two ftrace_ops on one
+# site: the tracer's and the patch's) and a reader checks every read of
+# /proc/cmdline is one of the two texts
+storm=$(param livepatch.storm 8)
+bad=/tmp/lp-storm-bad
+: >$bad
+echo cmdline_proc_show >$T/set_ftrace_filter
+echo function >$T/current_tracer
+echo >$T/trace
+( while :; do
+	v=$(cat /proc/cmdline)
+	[ "$v" = "$orig" ] || [ "$v" = "this has been live patched" ] || echo "$v" >>$bad
+done ) &
+loop=$!
+cycles=0 step=
+while [ $cycles -lt "$storm" ]; do
+	step=load; modprobe livepatch-sample || break
+	step=transition; wait_for $klp/livepatch_sample/transition 0 300 || break
+	step=patched; [ "$(cat /proc/cmdline)" = "this has been live patched" ] || break
+	# the site has both ops: the tracer's and the patch's
+	step=two-ops; grep -q '^cmdline_proc_show (2)' $T/enabled_functions || break
+	step=disable; echo 0 >$klp/livepatch_sample/enabled || break
+	step=freed; wait_for $klp/livepatch_sample/enabled "" 300 || break
+	step=unpatched; [ "$(cat /proc/cmdline)" = "$orig" ] || break
+	step=unload; unload livepatch_sample || break
+	cycles=$((cycles + 1)) step=
+done
+kill $loop
+wait $loop 2>/dev/null
+check storm-cycles "$cycles of $storm enable/disable cycles (the next stopped at: $step)" \
+	test "$cycles" -eq "$storm"
+check storm-reads "reads of /proc/cmdline that were neither text: $(head -c 200 $bad)" \
+	test ! -s $bad
+n=$(grep -c ' cmdline_proc_show <-' $T/trace)
+check storm-traced "the tracer saw $n calls of cmdline_proc_show" test "$n" -gt "$storm"
+echo nop >$T/current_tracer
+echo >$T/set_ftrace_filter
+check storm-released "cmdline_proc_show still has an ops: $(grep cmdline_proc_show $T/enabled_functions)" \
+	sh -c "! grep -q '^cmdline_proc_show' $T/enabled_functions"
+check storm-healthy "the kernel's state changed" healthy
+dmesg -c | grep -i -e livepatch -e klp | tail -n 20 | sed 's/^/LP-DMESG storm: /'
+
 # --- 3. the consistency model
 ct=/sys/module/klp_consist_target/parameters
 for where in outer inner; do
