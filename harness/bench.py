@@ -37,12 +37,15 @@ KERNEL_TEXT = {
     'dynamic': 'FUNCTION_TRACER, DYNAMIC_FTRACE=y',
     'pfe': 'FUNCTION_TRACER, DYNAMIC_FTRACE=y on patchable entries, no frame pointers',
 }
-STATES = ['off', 'function-one', 'function', 'function_graph', 'kprobe', 'kretprobe',
+STATES = ['off', 'function-one', 'function', 'function+kprobe', 'function-instance',
+          'function_graph', 'kprobe', 'kretprobe',
           'kprobe-body', 'optprobe', 'uprobe', 'uretprobe']
 STATE_TEXT = {
     'off': 'tracing off',
     'function-one': 'function tracer on sys_getppid only',
     'function': 'function tracer, all functions',
+    'function+kprobe': 'the same and a kprobe event on another function\'s entry',
+    'function-instance': 'function tracer of an instance, all functions',
     'function_graph': 'function_graph, all functions',
     'kprobe': 'kprobe event on getppid()\'s syscall function',
     'kretprobe': 'kretprobe event on getppid()\'s syscall function',
@@ -70,7 +73,12 @@ FIGURE = re.compile(r'^FIGURE (\S+) ([0-9.]+) (\S+)\s*$')
 # tree, booted the same way in the same run.  m68k's instructions per
 # traced call (function tracer, function_graph) and per probe hit
 # (kprobe, kretprobe) are to be at most TARGET_RATIO times x86_64's.
-PER_CALL_STATES = ['function', 'function_graph']
+PER_CALL_STATES = ['function', 'function+kprobe', 'function-instance', 'function_graph']
+# A second ftrace_ops (function+kprobe) and an allocated one (an instance's
+# tracer) against the function tracer alone, per traced call: with call
+# ops (or x86_64's per-ops trampolines) the sites that only the tracer
+# traces do not go through the list function.
+SECOND_OPS_STATES = ['function+kprobe', 'function-instance']
 ANCHOR = 'x86_64'
 TARGET_RATIO = 0.8
 RATIO_TARGETS = ['function', 'function_graph', 'kprobe', 'kretprobe']
@@ -464,6 +472,14 @@ def ratio_targets(data):
     lines = []
     for k in ('dynamic', 'pfe'):
         _, figures = call_figures(s[k], F[k], data['ns_insn'])
+        fn = figures.get('function')
+        for state in SECOND_OPS_STATES:
+            if fn and state in figures:
+                line = (f'* {STATE_TEXT[state]} ({k}): {figures[state] / fn:.2f}x the '
+                        f'function tracer alone per traced call')
+                if anchor and anchor.get(state) and anchor.get('function'):
+                    line += f' ({ANCHOR}: {anchor[state] / anchor["function"]:.2f}x)'
+                lines.append(line)
         for state in RATIO_TARGETS:
             if state not in figures:
                 continue

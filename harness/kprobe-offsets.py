@@ -14,6 +14,7 @@ privileged instructions, what the 68060 emulates) or the function's ftrace
 call site, which kprobes leave to ftrace (a kprobe at a patchable function
 entry goes through ftrace at the site itself).
 """
+import os
 import re
 import subprocess
 import sys
@@ -44,6 +45,41 @@ def symbols(vmlinux, names):
             nxt = next((a for a, _ in addrs[i + 1:] if a > addr), addr)
             found[name] = (addr, nxt)
     return found
+
+
+def words(vmlinux, addr, n):
+    """The N 16-bit words of the file at ADDR (objdump -s)."""
+    out = subprocess.run([OBJDUMP, '-s', '--start-address=%#x' % addr,
+                          '--stop-address=%#x' % (addr + 2 * n), vmlinux],
+                         check=True, capture_output=True, text=True).stdout
+    hexdigits = ''
+    for line in out.splitlines():
+        m = re.match(r'\s*[0-9a-f]+ ((?:[0-9a-f]{2,8} ?){1,4})', line)
+        if m:
+            hexdigits += m.group(1).replace(' ', '')
+    return [int(hexdigits[i:i + 4], 16) for i in range(0, 4 * n, 4)]
+
+
+def call_ops(vmlinux):
+    """Does the kernel put an ftrace_ops slot before each traced function
+    (CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS, in the .config beside it)?"""
+    try:
+        with open(os.path.join(os.path.dirname(vmlinux), '.config')) as f:
+            return 'CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS=y\n' in f.read()
+    except OSError:
+        return False
+
+
+def code_end(vmlinux, start, end):
+    """Where the function's code ends, as the kernel sees it
+    (m68k_kprobe_func_end()): with call ops, when the next symbol is a
+    traced function (three nops in the file), its 4-byte ftrace_ops slot
+    and the 0x0000 word that may align it are no code of this one."""
+    if end - start > 4 and words(vmlinux, end, 3) == [0x4e71] * 3:
+        end -= 4
+        if end - 2 > start and words(vmlinux, end - 2, 1) == [0]:
+            end -= 2
+    return end
 
 
 def boundaries(vmlinux, start, end):
@@ -82,6 +118,8 @@ def main():
         print('CHECK FAIL kp-host-offsets: no KPROBE-OFFSETS lines in %s' % log)
         return 1
     syms = symbols(vmlinux, set(accepted))
+    if call_ops(vmlinux):
+        syms = {f: (a, code_end(vmlinux, a, e)) for f, (a, e) in syms.items()}
     failed = 0
     for func, offs in sorted(accepted.items()):
         name = 'kp-host-offsets-' + func

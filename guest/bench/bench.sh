@@ -80,7 +80,28 @@ if [ "$only" != calls ]; then
 	echo "FIGURE entries-2-spawns $((_e2 - _e1)) entries"
 fi
 echo "$_kb" >$T/buffer_size_kb
+# A second ftrace_ops on a function the loop never calls: a kprobe event
+# at do_sys_openat2's entry (through ftrace where kprobes use it there:
+# the pfe kernel, x86_64) beside the function tracer on all functions;
+# then the function tracer of an instance alone, whose ftrace_ops is
+# allocated.  Without call ops (or per-ops trampolines) both send every
+# traced function through the list function.
+if [ -w $T/kprobe_events ]; then
+	if ! echo 'p:bench/second do_sys_openat2' >$T/kprobe_events ||
+	   ! echo 1 >$T/events/bench/second/enable; then
+		echo "bench: cannot enable a kprobe event on do_sys_openat2"
+		exit 1
+	fi
+	run function+kprobe
+	echo 0 >$T/events/bench/second/enable
+	echo >$T/kprobe_events
+fi
 echo nop >$T/current_tracer
+mkdir $T/instances/bench || exit 1
+echo function >$T/instances/bench/current_tracer
+run function-instance
+echo nop >$T/instances/bench/current_tracer
+rmdir $T/instances/bench
 echo function_graph >$T/current_tracer
 run function_graph
 echo nop >$T/current_tracer

@@ -91,6 +91,56 @@ top=$(grep -v '^#' /tmp/trace.txt | awk -F'|' '{ b = $NF; match(b, /^ */); if (R
 	sed 's/^ *//; s/[();{ ]*$//' | sort -u | tr '\n' ' ')
 check dyn-graph-function "top-level graph entries: '$top'" test "$top" = "vfs_read "
 
+# --- call ops (DYNAMIC_FTRACE_WITH_CALL_OPS): while one ftrace_ops traces
+# a site, enabled_functions flags it "O" and names that ops ("ops: OPS
+# (FUNC)"), which the site calls directly; with two the site goes through
+# the list function (no "ops:"), and calls the one left directly again
+# when the other goes.  Each ops sees every call all along.
+callops_site() { grep '^vfs_read ' $T/enabled_functions; }
+callops_has() { # WHAT LINE: LINE has the fixed string WHAT
+	case $2 in *"$1"*) return 0 ;; esac
+	return 1
+}
+trace_reset
+I=$T/instances/callops
+echo vfs_read >$T/set_ftrace_filter
+echo function >$T/current_tracer
+one=$(callops_site)
+echo "call ops: the top-level tracer alone: $one"
+if ! callops_has 'ops: ' "$one"; then
+	for c in one two two-traced alone alone-traced off; do
+		skip dyn-callops-$c "no call ops in this kernel (enabled_functions names no ops: '$one')"
+	done
+else
+	check dyn-callops-one "vfs_read: '$one'" sh -c \
+		"case '$one' in *'(1)'*' O '*'ops: '*function_trace_call*) exit 0 ;; esac; exit 1"
+	mkdir $I
+	echo vfs_read >$I/set_ftrace_filter
+	echo function >$I/current_tracer
+	two=$(callops_site)
+	echo "call ops: and an instance's tracer: $two"
+	check dyn-callops-two "vfs_read with two tracers: '$two'" sh -c \
+		"case '$two' in *'(2)'*'ops: '*) exit 1 ;; *'(2)'*) exit 0 ;; esac; exit 1"
+	echo >$T/trace
+	echo >$I/trace
+	workload
+	check dyn-callops-two-traced "vfs_read missing from a trace with two tracers" \
+		sh -c "grep -q ' vfs_read <-' $T/trace && grep -q ' vfs_read <-' $I/trace"
+	echo nop >$T/current_tracer
+	alone=$(callops_site)
+	echo "call ops: the instance's tracer alone: $alone"
+	check dyn-callops-alone "vfs_read with the instance's tracer alone: '$alone'" sh -c \
+		"case '$alone' in *'(1)'*' O '*'ops: global_ops'*) exit 1 ;; *'(1)'*' O '*'ops: '*function_trace_call*) exit 0 ;; esac; exit 1"
+	echo >$I/trace
+	workload
+	check dyn-callops-alone-traced "vfs_read not traced by the instance alone" \
+		grep -q ' vfs_read <-' $I/trace
+	echo nop >$I/current_tracer
+	rmdir $I
+	check dyn-callops-off "vfs_read still enabled: '$(callops_site)'" test -z "$(callops_site)"
+fi
+echo >$T/set_ftrace_filter
+
 # --- a module: load, filter with :mod:, trace, unload while tracing
 trace_reset
 modprobe trace-events-sample

@@ -55,6 +55,21 @@
  * ftrace_init_nop() turns them into the same trapf.l no-op, aimed at
  * ftrace_caller (ftrace_entry.S), before any of it runs again; from then
  * on the site is switched exactly as above.
+ *
+ * With CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS (-fpatchable-function-entry=5,2)
+ * two more nops lie just before the function, 4-byte aligned: the site's
+ * ftrace_ops slot, which ftrace_caller reads to call that ops' function
+ * directly.  It holds the one ops tracing the function
+ * (ftrace_find_unique_ops()), ftrace_list_ops when there are several, and
+ * ftrace_nop_ops while the site is off; it is written (one 32-bit store)
+ * before the site is switched on or retargeted, and set back to
+ * ftrace_nop_ops before the site is switched off, so a call that reaches
+ * ftrace_caller always finds an ops that belongs there:
+ *
+ *   slot  0x4e71 0x4e71          as compiled
+ *         &ftrace_nop_ops        after ftrace_init_nop()
+ *         &ops                   the one ops of the site
+ *         &ftrace_list_ops       several ops: ftrace_ops_list_func()
  */
 
 #ifdef CONFIG_COLDFIRE
@@ -76,9 +91,16 @@ static inline u32 m68k_ftrace_operand(unsigned long ip, unsigned long target)
 }
 #endif
 
+/*
+ * Rewrite the site at @ip from the instruction @old_op (to @old_target) to
+ * @new_op (to @new_target), after checking that it is the old one.  With
+ * call ops, @ops (not NULL) goes into the site's slot first, so a call
+ * that the new instruction makes finds it.
+ */
 static int notrace m68k_ftrace_modify(unsigned long ip,
 				      u16 old_op, unsigned long old_target,
-				      u16 new_op, unsigned long new_target)
+				      u16 new_op, unsigned long new_target,
+				      const struct ftrace_ops *ops)
 {
 	u32 disp = m68k_ftrace_operand(ip, old_target);
 	size_t len = 2;
@@ -97,6 +119,10 @@ static int notrace m68k_ftrace_modify(unsigned long ip,
 		ftrace_expected = expected;
 		return -EINVAL;
 	}
+	if (ops && m68k_patch_data32((void *)(ip - 4), (unsigned long)ops))
+		return -EPERM;
+	if (new_op == old_op && new_target == old_target)
+		return 0;		/* only the site's ops changed */
 	insn[0] = new_op;
 	if (new_target != old_target) {
 		/*
@@ -120,26 +146,53 @@ static int notrace m68k_ftrace_modify(unsigned long ip,
  * call another target, a direct trampoline (DYNAMIC_FTRACE_WITH_DIRECT_CALLS):
  * switching between the no-op and such a call rewrites the whole site.
  */
+/* with call ops, the ops a traced site calls: its only one, or the list */
+static const struct ftrace_ops *m68k_ftrace_rec_ops(struct dyn_ftrace *rec)
+{
+	const struct ftrace_ops *ops = NULL;
+
+	if (!IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS))
+		return NULL;
+	if (rec->flags & FTRACE_FL_CALL_OPS_EN) {
+		ops = ftrace_find_unique_ops(rec);
+		WARN_ON_ONCE(!ops);
+	}
+	return ops ?: &ftrace_list_ops;
+}
+
+/* with call ops, the ops of a site that is off */
+static const struct ftrace_ops *m68k_ftrace_nop_ops(void)
+{
+	if (!IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS))
+		return NULL;
+	return &ftrace_nop_ops;
+}
+
 int ftrace_make_nop(struct module *mod, struct dyn_ftrace *rec,
 		    unsigned long addr)
 {
 	return m68k_ftrace_modify(rec->ip, M68K_FTRACE_CALL, addr,
-				  M68K_INSN_TRAPF_L, FTRACE_ADDR);
+				  M68K_INSN_TRAPF_L, FTRACE_ADDR,
+				  m68k_ftrace_nop_ops());
 }
 
 int ftrace_make_call(struct dyn_ftrace *rec, unsigned long addr)
 {
 	return m68k_ftrace_modify(rec->ip, M68K_INSN_TRAPF_L, FTRACE_ADDR,
-				  M68K_FTRACE_CALL, addr);
+				  M68K_FTRACE_CALL, addr,
+				  m68k_ftrace_rec_ops(rec));
 }
 
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
-/* retarget a traced site: ftrace_caller <-> a direct trampoline */
+/*
+ * Retarget a traced site: ftrace_caller <-> a direct trampoline, or, with
+ * call ops, only its ops (old_addr == addr: the call stays as it is).
+ */
 int ftrace_modify_call(struct dyn_ftrace *rec, unsigned long old_addr,
 		       unsigned long addr)
 {
 	return m68k_ftrace_modify(rec->ip, M68K_INSN_BSR_L, old_addr,
-				  M68K_INSN_BSR_L, addr);
+				  M68K_INSN_BSR_L, addr, m68k_ftrace_rec_ops(rec));
 }
 #endif
 
@@ -168,6 +221,19 @@ int ftrace_init_nop(struct module *mod, struct dyn_ftrace *rec)
 		ftrace_expected = nops;
 		return -EINVAL;
 	}
+	if (IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS)) {
+		/* the slot: two more nops just before the function */
+		if (copy_from_kernel_nofault(cur, (void *)(ip - 4), 4))
+			return -EFAULT;
+		if (memcmp(cur, nops, 4)) {
+			pr_err("ftrace: no ftrace_ops slot before %pS: %04x %04x\n",
+			       (void *)ip, cur[0], cur[1]);
+			return -EINVAL;
+		}
+		if (m68k_patch_data32((void *)(ip - 4),
+				      (unsigned long)&ftrace_nop_ops))
+			return -EPERM;
+	}
 	if (m68k_patch_copy((void *)ip, insn, sizeof(insn)))
 		return -EPERM;
 	return 0;
@@ -181,6 +247,9 @@ int ftrace_update_ftrace_func(ftrace_func_t func)
 	u16 insn[3] = { M68K_FTRACE_CALL, disp >> 16, (u16)disp };
 	u16 cur;
 
+	/* with call ops, ftrace_caller calls the function of the site's ops */
+	if (IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS))
+		return 0;
 	if (copy_from_kernel_nofault(&cur, (void *)ip, sizeof(cur)))
 		return -EFAULT;
 	if (cur != M68K_FTRACE_CALL)
@@ -242,7 +311,7 @@ int ftrace_enable_ftrace_graph_caller(void)
 
 	return m68k_ftrace_modify((unsigned long)&ftrace_graph_call,
 				  M68K_INSN_TRAPF_L, target,
-				  M68K_FTRACE_JUMP, target);
+				  M68K_FTRACE_JUMP, target, NULL);
 }
 
 int ftrace_disable_ftrace_graph_caller(void)
@@ -251,7 +320,7 @@ int ftrace_disable_ftrace_graph_caller(void)
 
 	return m68k_ftrace_modify((unsigned long)&ftrace_graph_call,
 				  M68K_FTRACE_JUMP, target,
-				  M68K_INSN_TRAPF_L, target);
+				  M68K_INSN_TRAPF_L, target, NULL);
 }
 #endif /* CONFIG_FUNCTION_GRAPH_TRACER && !CONFIG_DYNAMIC_FTRACE_WITH_ARGS */
 #endif /* CONFIG_DYNAMIC_FTRACE */

@@ -38,6 +38,11 @@
  * arch_ftrace_set_direct_caller() is entered instead, as if the site had
  * called it: 0(%sp) = regs->pc, 4(%sp) the return into the caller.
  *
+ * With call ops (CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS) the ops is not
+ * function_trace_op but the one in the slot the 4 bytes before the traced
+ * function (site - 4, see ftrace.c), and ftrace_caller calls its func: a
+ * site traced by one ops reaches it without ftrace_ops_list_func().
+ *
  * The function-graph tracer is an ftrace_ops callback like any other here
  * (ftrace_graph_func() in ftrace.c): it replaces the return address at E.
  *
@@ -88,13 +93,24 @@ SYM_FUNC_START(ftrace_caller)
 	movel	%sp,%fp
 #endif
 	pea	%sp@(FTRACE_FRAMES + SWITCH_STACK_SIZE)	| fregs: the pt_regs
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
+	movel	%d0,%a1
+	movel	%a1@(-MCOUNT_INSN_SIZE - 4),%a1	| the site's ops, from its slot
+	movel	%a1,%sp@-			| op
+#else
 	movel	function_trace_op,%sp@-		| op
+#endif
 	movel	%sp@(8 + FTRACE_FRAMES + FRAME_SIZE),%sp@-	| parent_ip
 	subql	#MCOUNT_INSN_SIZE,%d0
 	movel	%d0,%sp@-			| ip: the call site
 	.globl	ftrace_call
 ftrace_call:
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
+	movel	%a1@(FTRACE_OPS_FUNC),%a1
+	jsr	%a1@			| op->func(ip, parent_ip, op, fregs)
+#else
 	bsrl	ftrace_stub		| ftrace_update_ftrace_func() sets the target
+#endif
 	lea	%sp@(16 + FTRACE_FRAMES),%sp
 	moveml	%sp@+,%d6-%d7/%a3-%a6	| also the caller's %fp
 	addql	#4,%sp			| retpc: %sp is the pt_regs

@@ -4,9 +4,10 @@
  *
  * Every write goes through m68k_write_words(), for live text through
  * m68k_patch_text() and for code nothing runs yet (a kprobe's slot)
- * through m68k_patch_copy(); it always flushes the instruction cache for
- * the bytes it wrote (QEMU would not notice a missing flush, a 68040 or
- * 68060 would execute stale code).
+ * through m68k_patch_copy(), or for a word of data kept in text (an
+ * ftrace_ops slot) through m68k_patch_data32(); each flushes the
+ * instruction cache for the bytes it wrote (QEMU would not notice a
+ * missing flush, a 68040 or 68060 would execute stale code).
  *
  * A change confined to one aligned 16-bit word is a single store: the
  * CPU executes either the old or the new instruction.  A longer change
@@ -86,6 +87,14 @@ static struct {
 unsigned long m68k_patch_call_ret;
 unsigned long m68k_patch_call_target;
 
+/* after every write to text: make the fetch see the written bytes */
+static notrace void m68k_text_written(unsigned long addr, size_t len)
+{
+	if (IS_ENABLED(CONFIG_COLDFIRE))
+		flush_cache_all();
+	flush_icache_range(addr, addr + len);
+}
+
 static notrace void m68k_write_words(unsigned long addr, const u16 *words,
 				     size_t len)
 {
@@ -93,9 +102,7 @@ static notrace void m68k_write_words(unsigned long addr, const u16 *words,
 
 	for (i = 0; i < len / 2; i++)
 		WRITE_ONCE(((u16 *)addr)[i], words[i]);
-	if (IS_ENABLED(CONFIG_COLDFIRE))
-		flush_cache_all();
-	flush_icache_range(addr, addr + len);
+	m68k_text_written(addr, len);
 }
 
 static notrace int m68k_decode(unsigned long addr, const u16 *w, size_t len)
@@ -174,6 +181,29 @@ int notrace m68k_patch_copy(void *dst, const void *src, size_t len)
 	if (((unsigned long)dst & 1) || (len & 1))
 		return -EINVAL;
 	m68k_write_words((unsigned long)dst, src, len);
+	return 0;
+}
+
+/**
+ * m68k_patch_data32 - replace a 32-bit word of data kept in kernel text
+ * @addr: where, 2-byte aligned (4-byte aligned is faster): e.g. the
+ *	ftrace_ops slot in front of a traced function (call ops)
+ * @val: the new word
+ *
+ * The word is written with one store, a single instruction, so code that
+ * reads it - an interrupt on this uniprocessor included - sees the old or
+ * the new word, never a mix.  It is flushed like any write to text.
+ *
+ * Return: 0, or -EINVAL for an odd address (nothing is written then).
+ */
+int notrace m68k_patch_data32(void *addr, u32 val)
+{
+	unsigned long a = (unsigned long)addr;
+
+	if (a & 1)
+		return -EINVAL;
+	WRITE_ONCE(*(u32 *)addr, val);
+	m68k_text_written(a, sizeof(val));
 	return 0;
 }
 

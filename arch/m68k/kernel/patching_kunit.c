@@ -22,9 +22,16 @@ static noinline notrace __used void m68k_kunit_target(void)
 	kunit_hits++;
 }
 
-/* the site under test, called as a function */
+/*
+ * the site under test, called as a function; with call ops, after the
+ * slot that ftrace_make_call() and ftrace_make_nop() write
+ */
 void m68k_kunit_site(void);
 asm(".text\n"
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
+"	.balign	4\n"
+"	.long	0\n"
+#endif
 "	.globl	m68k_kunit_site\n"
 "m68k_kunit_site:\n"
 "	.short	0x51fb\n"
@@ -312,6 +319,63 @@ static void ftrace_callback_moves_pc(struct kunit *test)
 	ftrace_set_filter_ip(&m68k_kunit_redirect_ops, ip, 1, 0);
 	KUNIT_EXPECT_EQ(test, m68k_kunit_call(20), 21);
 }
+
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
+static int m68k_kunit_count_hits;
+
+static void notrace m68k_kunit_count(unsigned long ip, unsigned long parent_ip,
+				     struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	m68k_kunit_count_hits++;
+}
+
+static struct ftrace_ops m68k_kunit_count_ops = {
+	.func	= m68k_kunit_count,
+};
+
+/* the ops in the slot before the function at @ip */
+static const struct ftrace_ops *slot_ops(unsigned long ip)
+{
+	return *(const struct ftrace_ops * const *)(ip - 4);
+}
+
+/*
+ * Call ops: the aligned slot before a traced function holds its only ops,
+ * the list ops while two trace it, and the no-op ops when none does; the
+ * function still runs each ops' callback.
+ */
+static void ftrace_call_ops_slot(struct kunit *test)
+{
+	unsigned long ip = ftrace_location((unsigned long)m68k_kunit_old);
+
+	KUNIT_ASSERT_NE(test, ip, 0UL);
+	KUNIT_EXPECT_EQ(test, (ip - 4) & 3, 0UL);
+	KUNIT_EXPECT_PTR_EQ(test, slot_ops(ip), &ftrace_nop_ops);
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(&m68k_kunit_count_ops, ip, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(&m68k_kunit_count_ops), 0);
+	KUNIT_EXPECT_PTR_EQ(test, slot_ops(ip), &m68k_kunit_count_ops);
+	m68k_kunit_count_hits = 0;
+	KUNIT_EXPECT_EQ(test, m68k_kunit_call(20), 21);
+	KUNIT_EXPECT_EQ(test, m68k_kunit_count_hits, 1);
+
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(&m68k_kunit_redirect_ops, ip, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(&m68k_kunit_redirect_ops), 0);
+	KUNIT_EXPECT_PTR_EQ(test, slot_ops(ip), &ftrace_list_ops);
+	KUNIT_EXPECT_EQ(test, m68k_kunit_call(20), 40);
+	KUNIT_EXPECT_EQ(test, m68k_kunit_count_hits, 2);
+	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(&m68k_kunit_redirect_ops), 0);
+	ftrace_set_filter_ip(&m68k_kunit_redirect_ops, ip, 1, 0);
+
+	KUNIT_EXPECT_PTR_EQ(test, slot_ops(ip), &m68k_kunit_count_ops);
+	KUNIT_EXPECT_EQ(test, m68k_kunit_call(20), 21);
+	KUNIT_EXPECT_EQ(test, m68k_kunit_count_hits, 3);
+	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(&m68k_kunit_count_ops), 0);
+	ftrace_set_filter_ip(&m68k_kunit_count_ops, ip, 1, 0);
+	KUNIT_EXPECT_PTR_EQ(test, slot_ops(ip), &ftrace_nop_ops);
+	KUNIT_EXPECT_EQ(test, m68k_kunit_call(20), 21);
+	KUNIT_EXPECT_EQ(test, m68k_kunit_count_hits, 3);
+}
+#endif /* CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS */
 #endif
 
 static struct kunit_case m68k_patching_cases[] = {
@@ -325,6 +389,9 @@ static struct kunit_case m68k_patching_cases[] = {
 	KUNIT_CASE(inflight_site_hit_from_interrupt),
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
 	KUNIT_CASE(ftrace_callback_moves_pc),
+#endif
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
+	KUNIT_CASE(ftrace_call_ops_slot),
 #endif
 	{}
 };

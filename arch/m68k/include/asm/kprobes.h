@@ -83,6 +83,7 @@ struct kprobe_ctlblk {
 };
 
 int m68k_kprobe_read_text(unsigned long addr, u16 *buf, unsigned int len);
+unsigned long m68k_kprobe_func_end(unsigned long func, unsigned long size);
 void arch_remove_kprobe(struct kprobe *p);
 int kprobe_fault_handler(struct pt_regs *regs, unsigned int trapnr);
 bool kprobe_breakpoint_handler(struct pt_regs *regs);

@@ -22,6 +22,7 @@ struct pt_regs;
 
 int m68k_patch_text(void *addr, const void *insn, size_t len);
 int m68k_patch_copy(void *dst, const void *src, size_t len);
+int m68k_patch_data32(void *addr, u32 val);
 int m68k_patch_begin(void *addr, const void *insn, size_t len);
 void m68k_patch_finish(const void *insn, size_t len);
 bool m68k_patch_trap(struct pt_regs *regs);

@@ -183,6 +183,31 @@ static const char *m68k_kprobe_boundary(unsigned long addr,
 	return pc == addr ? NULL : "not an instruction boundary";
 }
 
+/*
+ * The end of the code of the function at @func, kallsyms' @size bytes
+ * long.  That size runs to the next symbol, so with call ops it counts the
+ * next traced function's ftrace_ops slot (a pointer, not code: a
+ * breakpoint there would corrupt it) and the 0x0000 word gcc may put
+ * before it to align it to 4 bytes.  A function whose own last word is
+ * 0x0000 loses that word too: its last instruction cannot be probed or
+ * optimized over, which is safe.
+ */
+unsigned long m68k_kprobe_func_end(unsigned long func, unsigned long size)
+{
+	unsigned long end = func + size;
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
+	u16 w;
+
+	if (size > 4 && ftrace_location(end) == end) {
+		end -= 4;
+		if (end - 2 > func && !m68k_kprobe_read_text(end - 2, &w, 2) &&
+		    !w)
+			end -= 2;
+	}
+#endif
+	return end;
+}
+
 int __kprobes arch_prepare_kprobe(struct kprobe *p)
 {
 	unsigned long addr = (unsigned long)p->addr;
@@ -196,6 +221,11 @@ int __kprobes arch_prepare_kprobe(struct kprobe *p)
 		return -EILSEQ;
 	if (!kallsyms_lookup_size_offset(addr, &size, &offset))
 		return -EINVAL;
+	size = m68k_kprobe_func_end(addr - offset, size) - (addr - offset);
+	if (offset >= size) {
+		pr_debug("%pS: an ftrace_ops slot or padding\n", p->addr);
+		return -EILSEQ;
+	}
 	why = m68k_kprobe_boundary(addr, size, offset);
 	if (why) {
 		pr_debug("%pS: %s\n", p->addr, why);

@@ -190,6 +190,9 @@ int arch_prepare_optimized_kprobe(struct optimized_kprobe *op,
 
 	if (!kallsyms_lookup_size_offset(addr, &size, &offset))
 		return -EINVAL;
+	size = m68k_kprobe_func_end(addr - offset, size) - (addr - offset);
+	if (offset >= size)
+		return -EILSEQ;
 	why = m68k_opt_copy(addr, size - offset, &buf[6], &copy_len, &region);
 	if (!why)
 		why = m68k_opt_no_entry(addr - offset, size, addr,
