@@ -97,9 +97,9 @@ check dyn-graph-function "top-level graph entries: '$top'" test "$top" = "vfs_re
 # the list function (no "ops:"), and calls the one left directly again
 # when the other goes.  Each ops sees every call all along.
 callops_site() { grep '^vfs_read ' $T/enabled_functions; }
-callops_has() { # WHAT LINE: LINE has the fixed string WHAT
-	case $2 in *"$1"*) return 0 ;; esac
-	return 1
+callops_is() { # LINE ERE [NOT-ERE]: LINE matches ERE (and not NOT-ERE)
+	echo "$1" | grep -qE -- "$2" || return 1
+	[ -z "${3:-}" ] || ! echo "$1" | grep -qE -- "$3"
 }
 trace_reset
 I=$T/instances/callops
@@ -107,20 +107,20 @@ echo vfs_read >$T/set_ftrace_filter
 echo function >$T/current_tracer
 one=$(callops_site)
 echo "call ops: the top-level tracer alone: $one"
-if ! callops_has 'ops: ' "$one"; then
+if ! callops_is "$one" 'ops: '; then
 	for c in one two two-traced alone alone-traced off; do
 		skip dyn-callops-$c "no call ops in this kernel (enabled_functions names no ops: '$one')"
 	done
 else
-	check dyn-callops-one "vfs_read: '$one'" sh -c \
-		"case '$one' in *'(1)'*' O '*'ops: '*function_trace_call*) exit 0 ;; esac; exit 1"
+	check dyn-callops-one "vfs_read: '$one'" \
+		callops_is "$one" '\(1\) .* O .*ops: global_ops.*function_trace_call'
 	mkdir $I
 	echo vfs_read >$I/set_ftrace_filter
 	echo function >$I/current_tracer
 	two=$(callops_site)
 	echo "call ops: and an instance's tracer: $two"
-	check dyn-callops-two "vfs_read with two tracers: '$two'" sh -c \
-		"case '$two' in *'(2)'*'ops: '*) exit 1 ;; *'(2)'*) exit 0 ;; esac; exit 1"
+	check dyn-callops-two "vfs_read with two tracers: '$two'" \
+		callops_is "$two" '\(2\)' 'ops: '
 	echo >$T/trace
 	echo >$I/trace
 	workload
@@ -129,8 +129,8 @@ else
 	echo nop >$T/current_tracer
 	alone=$(callops_site)
 	echo "call ops: the instance's tracer alone: $alone"
-	check dyn-callops-alone "vfs_read with the instance's tracer alone: '$alone'" sh -c \
-		"case '$alone' in *'(1)'*' O '*'ops: global_ops'*) exit 1 ;; *'(1)'*' O '*'ops: '*function_trace_call*) exit 0 ;; esac; exit 1"
+	check dyn-callops-alone "vfs_read with the instance's tracer alone: '$alone'" \
+		callops_is "$alone" '\(1\) .* O .*ops: .*function_trace_call' 'ops: global_ops'
 	echo >$I/trace
 	workload
 	check dyn-callops-alone-traced "vfs_read not traced by the instance alone" \
