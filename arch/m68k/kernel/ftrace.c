@@ -141,11 +141,6 @@ static int notrace m68k_ftrace_modify(unsigned long ip,
 	return 0;
 }
 
-/*
- * The no-op form always keeps FTRACE_ADDR's displacement.  A site may
- * call another target, a direct trampoline (DYNAMIC_FTRACE_WITH_DIRECT_CALLS):
- * switching between the no-op and such a call rewrites the whole site.
- */
 /* with call ops, the ops a traced site calls: its only one, or the list */
 static const struct ftrace_ops *m68k_ftrace_rec_ops(struct dyn_ftrace *rec)
 {
@@ -168,6 +163,11 @@ static const struct ftrace_ops *m68k_ftrace_nop_ops(void)
 	return &ftrace_nop_ops;
 }
 
+/*
+ * The no-op form always keeps FTRACE_ADDR's displacement.  A site may
+ * call another target, a direct trampoline (DYNAMIC_FTRACE_WITH_DIRECT_CALLS):
+ * switching between the no-op and such a call rewrites the whole site.
+ */
 int ftrace_make_nop(struct module *mod, struct dyn_ftrace *rec,
 		    unsigned long addr)
 {
