@@ -16,7 +16,8 @@
 # 3. The consistency model (guest/modules/klp_consist): a transition
 #    completes while a kernel thread sleeps in the patched function's
 #    caller, and waits while one sleeps in the patched function itself,
-#    until the thread leaves it.
+#    until the thread leaves it; it completes while a user task sleeps in
+#    a page fault.
 . /harness/lib.sh
 
 lp=/opt/livepatch
@@ -185,5 +186,43 @@ for where in outer inner; do
 		sh -c '! grep -q "^klp_consist" /proc/modules'
 	dmesg -c | grep -i -e livepatch -e klp | sed "s/^/LP-DMESG $c: /"
 done
+
+# A user task asleep in an access fault (guest/src/fault-loop.c): the
+# module holds its mmap lock, so its next fault sleeps (killable: the
+# transition's fake signals do not wake it).  Its stack ends at the
+# fault's frame (format 7 on the 68040), which the walker must prove:
+# the transition completes while it still sleeps there.  It may be caught
+# in its madvise() instead: then the lock is dropped and taken again.
+c=consist-fault
+fault-loop 256 &
+fl=$!
+in_fault() { grep -q do_page_fault /proc/$fl/stack; }
+_t=0
+while [ $_t -lt 10 ]; do
+	_t=$((_t + 1))
+	modprobe klp_consist_target where=fault fault_pid=$fl || break
+	wait_for $ct/asleep 1 300 &&
+		{ sleep 1; in_fault; } && break
+	echo 1 >$ct/release
+	unload klp_consist_target
+done
+check $c-in-fault "fault-loop not asleep in a page fault after $_t tries: $(cat /proc/$fl/stack 2>&1 | head -n 4 | tr '\n' ' ')" \
+	in_fault
+sed "s/^/LP-STACK $c: /" /proc/$fl/stack
+check $c-patch "modprobe klp_consist_patch failed" modprobe klp_consist_patch
+check $c-complete "still in transition after 30 s" \
+	wait_for $klp/klp_consist_patch/transition 0 300
+check $c-still-in-fault "fault-loop left the fault before the transition ended" in_fault
+check $c-patched "klp_ct_inner() returned $(cat $ct/result)" test "$(cat $ct/result)" = 2
+echo 1 >$ct/release
+echo 0 >$klp/klp_consist_patch/enabled
+check $c-disabled "the patch is still there after 30 s" \
+	wait_for $klp/klp_consist_patch/enabled "" 300
+kill $fl
+wait $fl 2>/dev/null
+unload klp_consist_patch klp_consist_target
+check $c-removed "the modules are still loaded" \
+	sh -c '! grep -q "^klp_consist" /proc/modules'
+dmesg -c | grep -i -e livepatch -e klp | sed "s/^/LP-DMESG $c: /"
 
 check_done

@@ -32,8 +32,10 @@
 #include <linux/uaccess.h>
 #include <asm/ptrace.h>
 #include <asm/sections.h>
+#include <asm/traps.h>
 
 #include "process.h"
+#include "traps.h"
 
 struct m68k_unwind {
 	struct task_struct *task;
@@ -200,11 +202,52 @@ noinline notrace void arch_stack_walk(stack_trace_consume_fn consume,
  * Between that function's record and the pt_regs the entry code pushes
  * at most a switch_stack and an argument (trap, do_signal_return,
  * __sys_clone), less than a pt_regs: no other exception frame fits there.
+ *
+ * The one larger first entry: an access fault from user mode, where a
+ * task sleeps for as long as the fault takes (waiting for the mmap lock,
+ * for a page to be read).  Its walk ends at buserr_c()'s record, the
+ * return address in buserr, which pushed one argument, the pt_regs just
+ * above it; that frame is the CPU's access fault frame (format 7 on the
+ * 68040, 4 on the 68060, A or B on the 68030), from user mode, whose
+ * extra words end exactly at the top of the stack.  thread.esp0 is not
+ * updated on this path and is not used.
+ *
  * Any other entry code return address is an exception taken in the
- * kernel, or a first entry with a larger frame (a page fault from user
- * mode); both fail, the second only because it is not proven.
+ * kernel (or a first entry from user mode that no rule above proves):
+ * the walk fails.
  */
 #define M68K_ENTRY_PUSH_MAX	(sizeof(struct switch_stack) + sizeof(long))
+
+/* The words an access fault frame adds to the pt_regs, or -1 */
+static int m68k_fault_frame_extra(unsigned int format)
+{
+	switch (format) {
+	case 4:
+		return sizeof_field(struct frame, un.fmt4);
+	case 7:
+		return sizeof_field(struct frame, un.fmt7);
+	case 0xa:
+		return sizeof_field(struct frame, un.fmta);
+	case 0xb:
+		return sizeof_field(struct frame, un.fmtb);
+	}
+	return -1;
+}
+
+/* buserr_c()'s record at @fp, called by buserr for a user access fault */
+static bool m68k_reliable_fault_end(struct m68k_unwind *u, unsigned long fp)
+{
+	unsigned long r = fp + 12;
+	struct pt_regs *regs = (struct pt_regs *)r;
+	int extra;
+
+	if (!m68k_on_stack(u, fp + 8, 4 + sizeof(*regs)) ||
+	    *(unsigned long *)(fp + 8) != r)
+		return false;
+	extra = m68k_fault_frame_extra(regs->format);
+	return extra >= 0 && r + sizeof(*regs) + extra == u->high &&
+	       user_mode(regs);
+}
 
 static bool m68k_pc_in_entry(unsigned long pc)
 {
@@ -219,6 +262,9 @@ static bool m68k_reliable_end(struct m68k_unwind *u, unsigned long fp,
 	unsigned long r = (unsigned long)regs;
 	unsigned long size, off;
 
+	if (kallsyms_lookup_size_offset(ret, &size, &off) &&
+	    ret - off == (unsigned long)buserr)
+		return m68k_reliable_fault_end(u, fp);
 	if (!m68k_on_stack(u, r, sizeof(*regs)) ||
 	    r + sizeof(*regs) != u->high || regs->format != 0)
 		return false;

@@ -5,11 +5,14 @@
  * asleep in a known chain of functions is walked whole to its start
  * (the walk fails unless it ends at ret_from_kernel_thread), also with a
  * function-graph or a kretprobe return hooked in its chain; so is the
- * idle task, to start_kernel()'s record; and stacks made wrong on
- * purpose (a return address outside kernel text, a record that points
- * at itself, a return into the entry code in the middle of the chain)
- * are refused.  The thread is blocked while its stack is read
- * or changed, and each change is undone before it wakes.
+ * idle task, to start_kernel()'s record; the chain made to start at a
+ * user access fault of each 680x0 frame format is walked, and made
+ * wrong (taken in the kernel, the frame's size not ending at the top of
+ * the stack) refused; and stacks made wrong on purpose (a return address
+ * outside kernel text, a record that points at itself, a return into
+ * the entry code in the middle of the chain) are refused.  The thread is
+ * blocked while its stack is read or changed, and each change is undone
+ * before it wakes.
  */
 
 #include <kunit/test.h>
@@ -21,8 +24,11 @@
 #include <linux/kthread.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
+#include <linux/sched/task_stack.h>
 #include <linux/stacktrace.h>
 #include <asm/sections.h>
+#include <asm/traps.h>
+#include "traps.h"
 
 #define ST_ENTRIES	32
 
@@ -47,9 +53,24 @@ static noinline void st_sleep_outer(struct st_sleeper *s)
 	barrier();
 }
 
+/*
+ * Room between the top of the stack and st_sleep_inner()'s record for
+ * the access fault frames st_user_fault_frames() builds there.
+ */
+#define ST_FAULT_MAX	(3 * sizeof(long) + sizeof(struct pt_regs) + \
+			 sizeof_field(struct frame, un.fmtb))
+
+static noinline void st_sleep_deep(struct st_sleeper *s)
+{
+	char room[ST_FAULT_MAX];
+
+	st_sleep_outer(s);
+	barrier_data(room);
+}
+
 static int st_thread(void *arg)
 {
-	st_sleep_outer(arg);
+	st_sleep_deep(arg);
 	return 0;
 }
 
@@ -158,6 +179,82 @@ static void st_refuses_bad_stacks(struct kunit *test)
 	st_stop(&s);
 }
 
+/*
+ * A user access fault at the start of the chain: st_sleep_inner()'s
+ * record made to chain to a record of buserr_c() with its return into
+ * buserr and its argument, over the pt_regs of a frame of @format with
+ * @extra more bytes, which ends at the top of the stack.  The top of the
+ * sleeper's stack is saved first and put back after the walk.
+ */
+static int st_walk_fault(struct kunit *test, struct st_sleeper *s,
+			 unsigned int format, int extra, bool user, int arg_off)
+{
+	unsigned long high = (unsigned long)task_stack_page(s->task) + THREAD_SIZE;
+	unsigned long *fake = (unsigned long *)(high - extra -
+						sizeof(struct pt_regs) - 3 * sizeof(long));
+	struct pt_regs *regs = (struct pt_regs *)(fake + 3);
+	unsigned long entries[ST_ENTRIES];
+	unsigned long save[ST_FAULT_MAX / sizeof(long)];
+	unsigned long link = s->record[0];
+	size_t len = high - (unsigned long)fake;
+	int n;
+
+	/* the region rewritten must lie above the record changed */
+	KUNIT_ASSERT_LE(test, len, sizeof(save));
+	KUNIT_ASSERT_LE(test, (unsigned long)(s->record + 2), (unsigned long)fake);
+	memcpy(save, fake, len);
+	memset(fake, 0, len);
+	fake[1] = (unsigned long)buserr + 2;
+	fake[2] = (unsigned long)regs + arg_off;
+	regs->sr = user ? 0 : PS_S;
+	regs->format = format;
+	regs->vector = 2 * sizeof(long);	/* the access fault vector */
+	s->record[0] = (unsigned long)fake;
+	n = stack_trace_save_tsk_reliable(s->task, entries, ST_ENTRIES);
+	s->record[0] = link;
+	memcpy(fake, save, len);
+	if (n > 0)
+		KUNIT_EXPECT_TRUE(test, st_has(entries, n, st_sleep_inner));
+	return n;
+}
+
+static void st_user_fault_frames(struct kunit *test)
+{
+	static const struct {
+		unsigned int format;
+		int extra;
+	} fault[] = {
+		{ 4, sizeof_field(struct frame, un.fmt4) },	/* 68060 */
+		{ 7, sizeof_field(struct frame, un.fmt7) },	/* 68040 */
+		{ 0xa, sizeof_field(struct frame, un.fmta) },	/* 68030 */
+		{ 0xb, sizeof_field(struct frame, un.fmtb) },
+	};
+	struct st_sleeper s;
+	int i;
+
+	st_start(test, &s);
+	for (i = 0; i < ARRAY_SIZE(fault); i++) {
+		KUNIT_EXPECT_GT_MSG(test, st_walk_fault(test, &s, fault[i].format,
+							fault[i].extra, true, 0),
+				    0, "format %x refused", fault[i].format);
+		/* taken in the kernel: the chain goes on below it */
+		KUNIT_EXPECT_LT(test, st_walk_fault(test, &s, fault[i].format,
+						    fault[i].extra, false, 0), 0);
+		/* an argument that is not the pt_regs */
+		KUNIT_EXPECT_LT(test, st_walk_fault(test, &s, fault[i].format,
+						    fault[i].extra, true, 4), 0);
+	}
+	/* a frame whose size does not reach the top of the stack */
+	KUNIT_EXPECT_LT(test, st_walk_fault(test, &s, 7, sizeof_field(struct frame, un.fmtb),
+					    true, 0), 0);
+	KUNIT_EXPECT_LT(test, st_walk_fault(test, &s, 0xb, sizeof_field(struct frame, un.fmta),
+					    true, 0), 0);
+	/* no access fault frame: a four-word frame */
+	KUNIT_EXPECT_LT(test, st_walk_fault(test, &s, 0, 0, true, 0), 0);
+	st_expect_whole(test, &s);
+	st_stop(&s);
+}
+
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 static int st_graph_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops,
 			  struct ftrace_regs *fregs)
@@ -224,6 +321,7 @@ static struct kunit_case st_cases[] = {
 	KUNIT_CASE(st_current_task),
 	KUNIT_CASE(st_idle_task),
 	KUNIT_CASE(st_refuses_bad_stacks),
+	KUNIT_CASE(st_user_fault_frames),
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 	KUNIT_CASE(st_graph_frame),
 #endif

@@ -3,17 +3,23 @@
  * The target of live patching's consistency test (guest/tests/livepatch.sh,
  * with klp_consist_patch.ko): a kernel thread asleep either inside the
  * function the patch replaces, klp_ct_inner(), or in its caller,
- * klp_ct_outer(), after the call returned.
+ * klp_ct_outer(), after the call returned; or (where=fault) a kernel
+ * thread that holds the mmap lock of user process fault_pid for writing,
+ * so that the process, at its next page fault, sleeps in the fault.
  *
  *   insmod klp_consist_target.ko where=inner|outer
+ *   insmod klp_consist_target.ko where=fault fault_pid=PID
  *
  * starts the thread; parameters:
- *   asleep   reads 1 once the thread sleeps where it was told
- *   release  written 1: the thread wakes, returns and ends
+ *   asleep   reads 1 once the thread sleeps where it was told (fault:
+ *            with the lock held)
+ *   release  written 1: the thread wakes, returns (fault: drops the
+ *            lock) and ends
  *   result   calls klp_ct_inner(): 1, or 2 once the patch has it
  *   pid      the thread's pid (/proc/PID/patch_state)
  */
 #include <linux/kthread.h>
+#include <linux/mmap_lock.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/pid.h>
@@ -24,6 +30,10 @@
 static char *where = "outer";
 module_param(where, charp, 0444);
 MODULE_PARM_DESC(where, "where the thread sleeps: inner (the patched function) or outer (its caller)");
+
+static int fault_pid;
+module_param(fault_pid, int, 0444);
+MODULE_PARM_DESC(fault_pid, "where=fault: the process whose mmap lock the thread holds");
 
 static DECLARE_WAIT_QUEUE_HEAD(klp_ct_wq);
 static bool klp_ct_released, klp_ct_asleep;
@@ -69,6 +79,37 @@ static int klp_ct_thread(void *arg)
 	return 0;
 }
 
+/* where=fault: hold @arg's mmap lock until released */
+static int klp_ct_locker(void *arg)
+{
+	struct mm_struct *mm = arg;
+
+	mmap_write_lock(mm);
+	klp_ct_sleep();
+	mmap_write_unlock(mm);
+	mmput(mm);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(HZ / 10);
+	return 0;
+}
+
+/* the mm of process @nr, with a reference, or NULL */
+static struct mm_struct *klp_ct_get_mm(int nr)
+{
+	struct task_struct *task;
+	struct mm_struct *mm;
+	struct pid *pid;
+
+	pid = find_get_pid(nr);
+	task = pid ? get_pid_task(pid, PIDTYPE_PID) : NULL;
+	put_pid(pid);
+	if (!task)
+		return NULL;
+	mm = get_task_mm(task);
+	put_task_struct(task);
+	return mm;
+}
+
 static int klp_ct_get_asleep(char *buf, const struct kernel_param *kp)
 {
 	return sysfs_emit(buf, "%d\n", READ_ONCE(klp_ct_asleep));
@@ -103,15 +144,22 @@ module_param_cb(result, &klp_ct_result_ops, NULL, 0444);
 
 static int __init klp_ct_init(void)
 {
+	struct mm_struct *mm;
 	bool inner;
 
-	if (!strcmp(where, "inner"))
-		inner = true;
-	else if (!strcmp(where, "outer"))
-		inner = false;
-	else
+	if (!strcmp(where, "fault")) {
+		mm = klp_ct_get_mm(fault_pid);
+		if (!mm)
+			return -ESRCH;
+		klp_ct_task = kthread_run(klp_ct_locker, mm, "klp_ct");
+		if (IS_ERR(klp_ct_task))
+			mmput(mm);
+	} else if (!strcmp(where, "inner") || !strcmp(where, "outer")) {
+		inner = !strcmp(where, "inner");
+		klp_ct_task = kthread_run(klp_ct_thread, (void *)inner, "klp_ct");
+	} else {
 		return -EINVAL;
-	klp_ct_task = kthread_run(klp_ct_thread, (void *)inner, "klp_ct");
+	}
 	if (IS_ERR(klp_ct_task))
 		return PTR_ERR(klp_ct_task);
 	get_task_struct(klp_ct_task);
