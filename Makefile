@@ -126,6 +126,8 @@ STAGE    := $(CURDIR)/harness/stage.sh
 # btf: pfe with BTF type information (DEBUG_INFO_BTF, BPF_SYSCALL), for
 # kselftest ftrace's BTF argument cases.  livepatch: pfe with frame
 # pointers (patchable entries and reliable stack traces) and live patching.
+# notp, tp, tpnojl: no tracepoints; tracepoints and the event tracer only;
+# the same without jump labels (make bench: what an off tracepoint costs).
 FRAGS_dynamic := base tracing framepointer function dynamic
 FRAGS_static  := base tracing framepointer function static
 FRAGS_plain   := base tracing
@@ -134,6 +136,9 @@ FRAGS_lockdep := base tracing framepointer function dynamic lockdep
 FRAGS_pfe     := base tracing function pfe
 FRAGS_btf     := base tracing function pfe btf
 FRAGS_livepatch := base tracing framepointer function pfe livepatch
+FRAGS_notp    := base notracepoints
+FRAGS_tp      := base tracepoints
+FRAGS_tpnojl  := base tracepoints nojumplabel
 FRAGS_boot    :=
 FRAGS_boottrace := boottrace
 FRAGS_bootgraph := bootgraph
@@ -168,7 +173,10 @@ FRAGS         := $(foreach f,$(FRAGS),$(f) $(wildcard $(f:.config=-$(KERNEL).con
 ifeq ($(KERNEL)-$(VARIANT),7.3-static)
 $(error there is no DYNAMIC_FTRACE=n kernel on 7.3 (use KERNEL=6.12))
 endif
-BENCH_VARIANTS := plain fp $(if $(filter 6.12,$(KERNEL)),static) dynamic pfe
+# notp, tp, tpnojl: what an off tracepoint costs, with and without the
+# jump labels that 6.12's m68k has not
+BENCH_VARIANTS := plain fp $(if $(filter 6.12,$(KERNEL)),static) dynamic pfe \
+	$(if $(filter 7.3,$(KERNEL)),notp tp tpnojl)
 
 export PATH := $(SHARED)/bin:$(PATH)
 

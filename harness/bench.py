@@ -29,13 +29,17 @@ import statistics
 import sys
 from datetime import date
 
-KERNELS = ['plain', 'fp', 'static', 'dynamic', 'pfe']
+KERNELS = ['plain', 'fp', 'static', 'dynamic', 'pfe', 'notp', 'tp', 'tpnojl']
+TP_KERNELS = ['notp', 'tp', 'tpnojl']
 KERNEL_TEXT = {
     'plain': 'no FUNCTION_TRACER, no frame pointers (the machine\'s defconfig)',
     'fp': 'no FUNCTION_TRACER, frame pointers',
     'static': 'FUNCTION_TRACER, DYNAMIC_FTRACE=n',
     'dynamic': 'FUNCTION_TRACER, DYNAMIC_FTRACE=y',
     'pfe': 'FUNCTION_TRACER, DYNAMIC_FTRACE=y on patchable entries, no frame pointers',
+    'notp': 'no tracing at all: no tracepoints (fork+exec+pipe only)',
+    'tp': 'tracepoints and the event tracer, nothing else of tracing (fork+exec+pipe only)',
+    'tpnojl': 'tp without jump labels (fork+exec+pipe only)',
 }
 STATES = ['off', 'function-one', 'function', 'function+kprobe', 'function-instance',
           'function_graph', 'kprobe', 'kretprobe',
@@ -268,9 +272,13 @@ def render_calls(d):
 
 def collect(d):
     data = {'samples': {}, 'figures': {}, 'sizes': {}}
-    # static (DYNAMIC_FTRACE=n) exists on 6.12 only
+    # static (DYNAMIC_FTRACE=n) exists on 6.12 only, the tracepoint
+    # kernels (TP_KERNELS: all three or none) on 7.3 only
+    def ran(k):
+        return os.path.exists(os.path.join(d, f'{k}.log'))
+    tp = any(ran(k) for k in TP_KERNELS)
     kernels = [k for k in KERNELS
-               if k != 'static' or os.path.exists(os.path.join(d, f'{k}.log'))]
+               if (k != 'static' or ran(k)) and (k not in TP_KERNELS or tp)]
     data['kernels'] = kernels
     # the kernel tree: BUILD_DIR/pristine beside BUILD_DIR/bench
     try:
@@ -289,6 +297,8 @@ def collect(d):
             raise BenchError(f'{k}.log: no BENCH lines')
         data['samples'][k] = samples
         data['figures'][k] = figures
+    if 'tp' in kernels and not fig(data['figures']['tp'], TP_SITES[0]):
+        raise BenchError(f'tp.log: no FIGURE {TP_SITES[0]} (the sites a round passes)')
     _, data['figures']['stop_machine'] = parse_log(os.path.join(d, 'stop_machine.log'))
     try:
         with open(os.path.join(d, 'sizes.txt')) as f:
@@ -394,6 +404,7 @@ def render(data, previous=None):
     for k in ('dynamic', 'pfe'):
         out += render_per_call(s[k], F[k], k, data['ns_insn'], anchor)
         out += render_per_hit(s[k], k, data['ns_insn'], anchor)
+    out += render_tracepoints(data)
     out += ['', '## Targets', '']
     out += targets(data)
     if previous:
@@ -412,9 +423,66 @@ def render(data, previous=None):
 PFE_OFF_MAX = 1.1
 
 
+# Issue 60's target for tracepoints compiled in and off: at most this
+# many instructions added per tracepoint site passed.
+TP_OFF_MAX = 1.1
+# the events of two fork+exec+pipe rounds, every event on (tp kernel)
+TP_SITES = ('tracepoints-2-spawns', 2)
+
+
+def tracepoint_cost(data):
+    """What an off tracepoint costs per site passed, on fork+exec+pipe:
+    {kernel: (instructions added per round against notp, per site, the
+    runs' uncertainty per site)} for tp and tpnojl, and the sites per
+    round; None when the run has no tracepoint kernels."""
+    s, F = data['samples'], data['figures']
+    try:
+        base = s['notp'][('off', 'spawn')]
+        n = fig(F['tp'], TP_SITES[0])
+    except KeyError:
+        return None
+    sites = n / TP_SITES[1]
+    ns = data['ns_insn']
+    b_med, b_spread = summary(base)
+    out = {}
+    for k in ('tp', 'tpnojl'):
+        med, spread = summary(s[k][('off', 'spawn')])
+        added = (med - b_med) / ns
+        # half the larger spread of the two kernels' runs, per site
+        unc = max(b_spread * b_med, spread * med) / 100 / 2 / ns / sites
+        out[k] = (added, added / sites, unc)
+    return out, sites
+
+
+def render_tracepoints(data):
+    cost = tracepoint_cost(data)
+    if not cost:
+        return []
+    (per, sites) = cost
+    lines = ['', f'Tracepoints compiled in and off (fork+exec+pipe, {sites:,.0f} tracepoint '
+             'sites passed per round: the events one round records with every event on, '
+             'tp kernel):', '',
+             '| kernel | instructions added per round, against notp | per site passed '
+             '(+/- half the larger spread of the two kernels\' runs) |',
+             '|---|---:|---:|']
+    for k in ('tp', 'tpnojl'):
+        added, one, unc = per[k]
+        lines.append(f'| {k} | {added:,.0f} | {one:.2f} (+/- {unc:.2f}) |')
+    return lines
+
+
 def targets(data):
     s, F = data['samples'], data['figures']
     lines = []
+    cost = tracepoint_cost(data)
+    if cost:
+        per, _ = cost
+        one, unc = per['tp'][1], per['tp'][2]
+        lines.append(f'* tracepoints compiled in, off, fork+exec+pipe: {one:.2f} instructions '
+                     f'added per site passed (+/- {unc:.2f}; '
+                     f'{"met" if one <= TP_OFF_MAX else "MISSED"}: <= {TP_OFF_MAX}); '
+                     f'without jump labels {per["tpnojl"][1]:.2f}: the jump labels save '
+                     f'{per["tpnojl"][1] - one:.2f} per site')
     for wl in TARGET_WORKLOADS:
         wl_text = WORKLOADS[wl]
         try:

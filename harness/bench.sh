@@ -4,7 +4,8 @@
 # counts guest instructions, so figures repeat run to run), run
 # guest/bench/bench.sh in it, then tabulate with harness/bench.py.
 #
-#   bench.sh BUILD_DIR    (kernels in BUILD_DIR/kobj-{plain,fp,static,dynamic,pfe},
+#   bench.sh BUILD_DIR    (kernels in BUILD_DIR/kobj-{plain,fp,static,dynamic,pfe,
+#                         notp,tp,tpnojl},
 #                         or kobj-MACHINE-* for MACHINE (environment) other than virt;
 #                         with BENCH_ANCHOR=x86_64, also BUILD_DIR/kobj-x86_64-dynamic,
 #                         the per-call figures of x86_64 from the same tree)
@@ -64,7 +65,11 @@ rm -f "$out"/*.log "$out"/*.out "$out/sizes.txt"
 # BENCH_VARIANTS (from the Makefile): 7.3 has no static (DYNAMIC_FTRACE=n) kernel.
 for v in ${BENCH_VARIANTS:-plain fp static dynamic pfe}; do
 	[ -f "$k$v/vmlinux" ] || { echo "bench: no kernel $k$v/vmlinux" >&2; exit 1; }
-	boot "$v" "$k$v" "$top/guest/bench/bench.sh"
+	# notp, tp, tpnojl: fork+exec+pipe only, what off tracepoints cost
+	case $v in
+	notp | tp | tpnojl) boot "$v" "$k$v" "$top/guest/bench/bench.sh" bench.only=tracepoints ;;
+	*) boot "$v" "$k$v" "$top/guest/bench/bench.sh" ;;
+	esac
 	m68k-linux-gnu-size "$k$v/vmlinux" | awk -v v="$v" 'NR == 2 { print v, $1, $2, $3 }' \
 		>>"$out/sizes.txt"
 done

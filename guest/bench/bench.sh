@@ -10,10 +10,14 @@
 # kprobe in a function body, optimized (a jump) and not.
 # Where the kernel has uprobe events: a uprobe and a uretprobe event on a
 # user function (`bench ucall`, one hit per call).
+# With "bench.only=tracepoints" (the notp, tp and tpnojl kernels): only
+# fork+exec+pipe with every tracepoint off, and where the kernel has trace
+# events, the tracepoint sites a round passes.
 . /harness/lib.sh
 REPS=5
 NSYSCALL=200000
 NSPAWN=20
+NSPAWN_TP=4000
 NUCALL=20000
 only=
 for _a in $(cat /proc/cmdline); do
@@ -54,6 +58,31 @@ entries() { # WORKLOAD N
 	fi
 	echo "$_st" | sed -n 's/^entries: //p'
 }
+
+# What off tracepoints cost: fork+exec+pipe on kernels without
+# tracepoints, with them and with them but no jump labels.  A round's
+# instructions vary by thousands (where the timer ticks fall decides who
+# runs first after fork, and periodic work falls in some runs only): with
+# NSPAWN_TP rounds a run (about a second of guest time each) the median
+# of the runs moves by some tens of instructions a round.  Then, every event on, the events a round
+# records: the tracepoint sites it passes (the difference between one and
+# three rounds, as for the function entries below; sites of tracepoints
+# without an event, and events whose condition is false, are not counted).
+if [ "$only" = tracepoints ]; then
+	workloads=spawn
+	NSPAWN=$NSPAWN_TP
+	[ -d $T/events ] && trace_reset
+	# 200 rounds first, not counted: the first rounds fill caches
+	bench spawn 200 >/dev/null || { echo "bench: 'spawn' failed"; exit 1; }
+	run off
+	[ -w $T/events/enable ] || exit 0
+	echo 8192 >$T/buffer_size_kb
+	echo 1 >$T/events/enable
+	_e1=$(entries spawn 1) && _e2=$(entries spawn 3) || { echo "$_e1$_e2"; exit 1; }
+	echo 0 >$T/events/enable
+	echo "FIGURE tracepoints-2-spawns $((_e2 - _e1)) events"
+	exit 0
+fi
 
 trace_reset
 run off

@@ -35,6 +35,11 @@ def bench_lines(state, syscall, spawn):
                    for a, b in zip(syscall, spawn))
 
 
+def spawn_lines(spawn):
+    """fork+exec+pipe alone, tracing off (bench.only=tracepoints)."""
+    return ''.join(f'BENCH off spawn {b}\n' for b in spawn)
+
+
 class BenchTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -56,6 +61,11 @@ class BenchTest(unittest.TestCase):
         write(self.d, 'pfe.log', bench_lines('off', [1002] * 3, [50100] * 3) +
               bench_lines('function', [7000] * 3, [70000] * 3) +
               'FIGURE entries-10000-calls 20000 entries\n')
+        # the tracepoint kernels: fork+exec+pipe only
+        write(self.d, 'notp.log', spawn_lines([100000] * 3))
+        write(self.d, 'tp.log', spawn_lines([100500, 100400, 100600]) +
+              'FIGURE tracepoints-2-spawns 1000 events\n')
+        write(self.d, 'tpnojl.log', spawn_lines([101500] * 3))
         write(self.d, 'stop_machine.log',
               'FIGURE patch-on-us 9000 us\nFIGURE patch-off-us 19000 us\n'
               'FIGURE patch-irqsoff-max-us 19000 us\nFIGURE idle-irqsoff-max-us 40 us\n')
@@ -145,6 +155,36 @@ class BenchTest(unittest.TestCase):
         self.assertIn('| uretprobe event on a user function | 8,000 |', t)
         # a user call is no tracing-off target
         self.assertNotIn('off, a user function call', t)
+
+    def test_tracepoint_cost(self):
+        self.assertEqual(self.run_main(), 0)
+        t = self.table()
+        # 500 sites per round; tp: 500 added, tpnojl 1500; the tp runs
+        # spread over 200 instructions: +/- 100 per round, 0.2 per site
+        self.assertIn('| tp | 500 | 1.00 (+/- 0.20) |', t)
+        self.assertIn('| tpnojl | 1,500 | 3.00 (+/- 0.00) |', t)
+        self.assertIn('tracepoints compiled in, off, fork+exec+pipe: 1.00 instructions added '
+                      'per site passed (+/- 0.20; met: <= 1.1); without jump labels 3.00: '
+                      'the jump labels save 2.00 per site', t)
+        write(self.d, 'tp.log', spawn_lines([100600] * 3) +
+              'FIGURE tracepoints-2-spawns 1000 events\n')
+        self.assertEqual(self.run_main(), 0)
+        self.assertIn('1.20 instructions added per site passed (+/- 0.00; MISSED: <= 1.1)',
+                      self.table())
+
+    def test_tracepoint_kernels_all_or_none(self):
+        # 6.12: no tracepoint kernels, no section
+        for k in bench.TP_KERNELS:
+            os.remove(os.path.join(self.d, f'{k}.log'))
+        self.assertEqual(self.run_main(), 0)
+        self.assertNotIn('Tracepoints compiled in and off', self.table())
+        # one of them missing: an error
+        write(self.d, 'notp.log', spawn_lines([100000] * 3))
+        self.assertEqual(self.run_main(), 1)
+
+    def test_tracepoint_sites_missing_fails(self):
+        write(self.d, 'tp.log', spawn_lines([100500] * 3))
+        self.assertEqual(self.run_main(), 1)
 
     def test_missed_target_is_reported(self):
         write(self.d, 'dynamic.log', bench_lines('off', [1100] * 3, [50000] * 3))
