@@ -63,8 +63,9 @@ class BenchTest(unittest.TestCase):
               'FIGURE entries-10000-calls 20000 entries\n')
         # the tracepoint kernels: fork+exec+pipe only
         write(self.d, 'notp.log', spawn_lines([100000] * 3))
+        # three counts of the sites of ten rounds: the median, 500 a round
         write(self.d, 'tp.log', spawn_lines([100500, 100400, 100600]) +
-              'FIGURE tracepoints-2-spawns 1000 events\n')
+              ''.join(f'FIGURE tracepoints-10-spawns {n} events\n' for n in (4000, 9000, 5000)))
         write(self.d, 'tpnojl.log', spawn_lines([101500] * 3))
         write(self.d, 'stop_machine.log',
               'FIGURE patch-on-us 9000 us\nFIGURE patch-off-us 19000 us\n'
@@ -167,7 +168,7 @@ class BenchTest(unittest.TestCase):
                       'per site passed (+/- 0.20; met: <= 1.1); without jump labels 3.00: '
                       'the jump labels save 2.00 per site', t)
         write(self.d, 'tp.log', spawn_lines([100600] * 3) +
-              'FIGURE tracepoints-2-spawns 1000 events\n')
+              'FIGURE tracepoints-10-spawns 5000 events\n')
         self.assertEqual(self.run_main(), 0)
         self.assertIn('1.20 instructions added per site passed (+/- 0.00; MISSED: <= 1.1)',
                       self.table())
