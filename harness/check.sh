@@ -118,15 +118,12 @@ q800_slow() {
 	[ -n "${CHECK_Q800_SLOW:-}" ] && [ "$KERNEL" != 6.12 ] || return 0
 	"$@"
 }
+# only73 SUITE...: a suite of the machines 6.12 has no kernel for:
 # ColdFire (MACHINE=mcf5208, kernels mcf5208-boot, -boottrace, -bootgraph,
-# -flat, -lockdep): 7.3 only; boots without a libc, checked from the console (by
-# harness/console-checks.sh, or by the FLAT init itself).
-coldfire() {
-	[ "$KERNEL" != 6.12 ] || return 0
-	"$@"
-}
-# The Atari machines (Hatari): 7.3 only.
-atari() {
+# -flat, -lockdep; boots without a libc, checked from the console by
+# harness/console-checks.sh, or by the FLAT init itself) and the Atari
+# machines (Hatari).
+only73() {
 	[ "$KERNEL" != 6.12 ] || return 0
 	"$@"
 }
@@ -201,17 +198,17 @@ suites() {
 	# the 68060 on Hatari's Falcon (MACHINE=atari060), its instruction
 	# cache emulated: the KUnit suites that write text and run it at once,
 	# the tracers on filters and on every function
-	atari suite hatari060 atari060-dynamic guest 1200 hatari.sh --append hatari.cpu=68060
+	only73 suite hatari060 atari060-dynamic guest 1200 hatari.sh --append hatari.cpu=68060
 	# the 68030 (MACHINE=atari030): the same checks but those on every
 	# function (several minutes more of its slower emulation)
-	atari suite hatari030 atari030-dynamic guest 600 hatari.sh \
+	only73 suite hatari030 atari030-dynamic guest 600 hatari.sh \
 		--append "hatari.cpu=68030 hatari.all=0"
 	# ColdFire: the tracing self tests, and the trace events of a boot
-	coldfire suite mcf5208-selftests mcf5208-boot nouser_suite 300 selftests
-	coldfire suite mcf5208-boottrace mcf5208-boottrace nouser_suite 300 boottrace
-	coldfire suite mcf5208-bootgraph mcf5208-bootgraph nouser_suite 300 bootgraph
-	coldfire suite mcf5208-flat mcf5208-flat nouser_suite 600
-	coldfire suite mcf5208-lockdep mcf5208-lockdep nouser_suite 600 lockdep
+	only73 suite mcf5208-selftests mcf5208-boot nouser_suite 300 selftests
+	only73 suite mcf5208-boottrace mcf5208-boottrace nouser_suite 300 boottrace
+	only73 suite mcf5208-bootgraph mcf5208-bootgraph nouser_suite 300 bootgraph
+	only73 suite mcf5208-flat mcf5208-flat nouser_suite 600
+	only73 suite mcf5208-lockdep mcf5208-lockdep nouser_suite 600 lockdep
 }
 
 selected() { # NAME: is NAME one of the SUITES patterns?
