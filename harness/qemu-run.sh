@@ -162,7 +162,8 @@ fi
 tmp=$(mktemp -d /tmp/qemu-run.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 if [ -n "$nouser" ]; then
-	run=(-pidfile "$tmp/qemu.pid" -append "$cmdline $append")
+	kargs="$cmdline $append"
+	run=(-pidfile "$tmp/qemu.pid" -append "$kargs")
 else
 	[ -f "$script" ] || die "no script at $script"
 	mkdir -p "$tmp/root/harness"
@@ -170,7 +171,8 @@ else
 	(cd "$tmp/root" && find harness | cpio -o -H newc -R 0:0 --quiet) | gzip >"$tmp/run.cpio.gz"
 	# Linux unpacks concatenated (separately compressed) cpio archives in order.
 	cat "$initrd" "$tmp/run.cpio.gz" >"$tmp/initrd"
-	run=(-initrd "$tmp/initrd" -append "$cmdline harness.mode=script $append")
+	kargs="$cmdline harness.mode=script $append"
+	run=(-initrd "$tmp/initrd" -append "$kargs")
 fi
 if [ "${emu:-}" = hatari ]; then
 	# lilo.cfg: the kernel in ST-RAM (below ~8 MiB: the NatFeats console
@@ -179,8 +181,7 @@ if [ "${emu:-}" = hatari ]; then
 	# panic); the command line goes with --lilo (255 characters at most)
 	hatari=${HATARI:-$(dirname "$0")/../build/hatari/bin/hatari}
 	[ -x "$hatari" ] || die "no Hatari at $hatari (harness/build-hatari.sh builds it)"
-	args="$cmdline harness.mode=script $append"
-	[ ${#args} -le 255 ] || die "Hatari passes at most 255 characters of command line, not ${#args}: $args"
+	[ ${#kargs} -le 255 ] || die "Hatari passes at most 255 characters of command line, not ${#kargs}: $kargs"
 	cat >"$tmp/lilo.cfg" <<-EOC
 		[LILO]
 		Kernel = $kernel
@@ -192,7 +193,7 @@ if [ "${emu:-}" = hatari ]; then
 		HaltOnReboot = TRUE
 	EOC
 	mkdir -p "$tmp/home"
-	run=(-c "$tmp/lilo.cfg" --lilo "$args")
+	run=(-c "$tmp/lilo.cfg" --lilo "$kargs")
 	qemu=(env HOME="$tmp/home" SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy "$hatari"
 		--confirm-quit off --sound off --mic off --log-file "$tmp/hatari.log" --log-level warn
 		"${board[@]}" --mmu on --addr24 off -s 14 --ttram 256 --dsp off --cpuclock 32
