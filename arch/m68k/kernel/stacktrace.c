@@ -260,10 +260,12 @@ static bool m68k_reliable_end(struct m68k_unwind *u, unsigned long fp,
 {
 	struct pt_regs *regs = task_pt_regs(u->task);
 	unsigned long r = (unsigned long)regs;
-	unsigned long size, off;
+	unsigned long size, off, start = 0;
 
-	if (kallsyms_lookup_size_offset(ret, &size, &off) &&
-	    ret - off == (unsigned long)buserr)
+	/* the entry code symbol the return address is in */
+	if (kallsyms_lookup_size_offset(ret, &size, &off))
+		start = ret - off;
+	if (start == (unsigned long)buserr)
 		return m68k_reliable_fault_end(u, fp);
 	if (!m68k_on_stack(u, r, sizeof(*regs)) ||
 	    r + sizeof(*regs) != u->high || regs->format != 0)
@@ -273,8 +275,7 @@ static bool m68k_reliable_end(struct m68k_unwind *u, unsigned long fp,
 	if (user_mode(regs))
 		return true;
 	/* a kernel thread's function, called by ret_from_kernel_thread */
-	return kallsyms_lookup_size_offset(ret, &size, &off) &&
-	       ret - off == (unsigned long)ret_from_kernel_thread;
+	return start == (unsigned long)ret_from_kernel_thread;
 }
 
 /* One return address of the chain: resolved, checked, reported. */
