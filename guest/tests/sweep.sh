@@ -52,6 +52,9 @@ sweep() {
 	run_batch() {
 		[ "$_inb" -gt 0 ] || return 0
 		_b=$((_b + 1))
+		# the sites a crash or a warning came with
+		echo "sweep: $_kind batch $_b: $(sed -n '1s/^[^ ]* //p' /tmp/sweep-batch)" \
+			".. $(sed -n '$s/^[^ ]* //p' /tmp/sweep-batch)"
 		echo 1 >$T/events/sweep/enable ||
 			echo "sweep: $_kind batch $_b: enable failed" >>/tmp/sweep-trouble
 		_got=$(workload_digest)
