@@ -86,8 +86,8 @@ $(error unknown MACHINE '$(MACHINE)' (virt, virt060, q800, mcf5208, atari060, at
 endif
 GUEST_ARCH := $(if $(filter x86_64,$(MACHINE)),x86_64,m68k)
 export GUEST_ARCH
-ifeq ($(MACHINE)-$(filter dynamic pfe,$(VARIANT)),x86_64-)
-$(error MACHINE=x86_64 (the anchor of make bench) has the dynamic and pfe kernels only, not '$(VARIANT)')
+ifeq ($(MACHINE)-$(filter dynamic pfe notp tp tpnojl,$(VARIANT)),x86_64-)
+$(error MACHINE=x86_64 (the anchor of make bench) has the dynamic, pfe, notp, tp and tpnojl kernels only, not '$(VARIANT)')
 endif
 # ColdFire (mcf5208) boots without userland (no MMU, no libc) and has its
 # own kernels: boot (configs/mcf5208.config: the tracing self tests and
@@ -411,6 +411,9 @@ results:
 # MACHINE=mcf5208: the FLAT init of the bench kernel times the getppid()
 # loop in each tracing state (the per-call figures of make bench-calls).
 BENCH_ANCHOR ?= $(if $(filter virt,$(MACHINE)),x86_64)
+# the anchor's kernels: the per-call figures (dynamic) and, on 7.3, what an
+# off tracepoint costs there (notp, tp, tpnojl, as m68k's)
+BENCH_ANCHOR_VARIANTS := dynamic $(if $(filter 7.3,$(KERNEL)),notp tp tpnojl)
 bench:
 ifeq ($(MACHINE),mcf5208)
 	@$(MAKE) --no-print-directory kernel VARIANT=bench
@@ -418,8 +421,10 @@ ifeq ($(MACHINE),mcf5208)
 else
 	@for v in $(BENCH_VARIANTS); do \
 		$(MAKE) --no-print-directory initramfs VARIANT=$$v; done
-	@$(if $(BENCH_ANCHOR),$(MAKE) --no-print-directory initramfs MACHINE=$(BENCH_ANCHOR) VARIANT=dynamic)
+	@$(if $(BENCH_ANCHOR),for v in $(BENCH_ANCHOR_VARIANTS); do \
+		$(MAKE) --no-print-directory initramfs MACHINE=$(BENCH_ANCHOR) VARIANT=$$v; done)
 	@BENCH_VARIANTS="$(BENCH_VARIANTS)" BENCH_ANCHOR="$(BENCH_ANCHOR)" \
+		BENCH_ANCHOR_VARIANTS="$(BENCH_ANCHOR_VARIANTS)" \
 		$(STAGE) bench harness/bench.sh $(B)
 endif
 

@@ -11,6 +11,9 @@ Reads, in the bench directory:
   x86_64.log         the anchor, if run: x86_64 from the same kernel tree
                      (MACHINE=x86_64) with bench.only=calls, whose per-call
                      and per-hit figures stand beside m68k's
+  x86_64-notp.log, x86_64-tp.log, x86_64-tpnojl.log
+                     the anchor's tracepoint kernels, if run (7.3): what an
+                     off tracepoint costs on x86_64, beside m68k's
 
 With --calls, reads only calls.log (`make bench-calls`: one kernel, the
 getppid() loop in the states off, function and function_graph) and
@@ -308,6 +311,7 @@ def collect(d):
     except (OSError, ValueError) as e:
         raise BenchError(f'sizes.txt: {e}') from e
     data['anchor'] = load_anchor(d)
+    data['anchor_tp'] = load_anchor_tp(d)
     return data
 
 
@@ -431,19 +435,49 @@ TP_OFF_MAX = 1.1
 TP_SITES = ('tracepoints-10-spawns', 10)
 
 
-def tracepoint_cost(data):
+def load_anchor_tp(d):
+    """The anchor's tracepoint kernels (x86_64-notp.log, ...: all three or
+    none), {'samples': {kernel: samples}, 'figures': {...}, 'ns_insn': n};
+    None when this run has none of them."""
+    names = {k: f'{ANCHOR}-{k}' for k in TP_KERNELS}
+    have = [k for k, n in names.items() if os.path.exists(os.path.join(d, f'{n}.log'))]
+    if not have:
+        return None
+    if len(have) != len(TP_KERNELS):
+        missing = ', '.join(f'{names[k]}.log' for k in TP_KERNELS if k not in have)
+        raise BenchError(f'{missing}: missing (the anchor\'s tracepoint kernels: all or none)')
+    out = {'samples': {}, 'figures': {}}
+    runs = {icount(os.path.join(d, f'{n}.out')) for n in names.values()}
+    if len(runs) != 1:
+        raise BenchError(f'the anchor\'s tracepoint boots ran on different clocks: {sorted(runs)}')
+    out['ns_insn'] = 1 << runs.pop()[0]
+    for k, n in names.items():
+        samples, figures = parse_log(os.path.join(d, f'{n}.log'))
+        if not samples:
+            raise BenchError(f'{n}.log: no BENCH lines')
+        out['samples'][k], out['figures'][k] = samples, figures
+    if not fig(out['figures']['tp'], TP_SITES[0]):
+        raise BenchError(f'{names["tp"]}.log: no FIGURE {TP_SITES[0]} (the sites a round passes)')
+    return out
+
+
+def tracepoint_cost(data, anchor=False):
     """What an off tracepoint costs per site passed, on fork+exec+pipe:
     {kernel: (instructions added per round against notp, per site, the
     runs' uncertainty per site)} for tp and tpnojl, and the sites per
-    round; None when the run has no tracepoint kernels."""
-    s, F = data['samples'], data['figures']
+    round; None when the run has no tracepoint kernels.  anchor: the
+    same for the anchor's tracepoint kernels (None when it has none)."""
+    src = data.get('anchor_tp') if anchor else data
+    if not src:
+        return None
+    s, F = src['samples'], src['figures']
     try:
         base = s['notp'][('off', 'spawn')]
         n = fig(F['tp'], TP_SITES[0])
     except KeyError:
         return None
     sites = n / TP_SITES[1]
-    ns = data['ns_insn']
+    ns = src['ns_insn']
     b_med, b_spread = summary(base)
     out = {}
     for k in ('tp', 'tpnojl'):
@@ -460,15 +494,23 @@ def render_tracepoints(data):
     if not cost:
         return []
     (per, sites) = cost
+    x86 = tracepoint_cost(data, anchor=True)
     lines = ['', f'Tracepoints compiled in and off (fork+exec+pipe, {sites:,.0f} tracepoint '
              'sites passed per round, counted on the tp kernel by a probe on each '
-             'tracepoint but the raw system call ones):', '',
+             'tracepoint but the raw system call ones' +
+             (f'; {ANCHOR}: {x86[1]:,.0f}, its own notp, tp and tpnojl kernels' if x86 else
+              f'; no {ANCHOR} tracepoint kernels in this run') + '):', '',
              '| kernel | instructions added per round, against notp | per site passed '
-             '(+/- half the larger spread of the two kernels\' runs) |',
-             '|---|---:|---:|']
+             '(+/- half the larger spread of the two kernels\' runs) |' +
+             (f' {ANCHOR}: added per round | {ANCHOR}: per site passed |' if x86 else ''),
+             '|---|---:|---:|' + ('---:|---:|' if x86 else '')]
     for k in ('tp', 'tpnojl'):
         added, one, unc = per[k]
-        lines.append(f'| {k} | {added:,.0f} | {one:.2f} (+/- {unc:.2f}) |')
+        line = f'| {k} | {added:,.0f} | {one:.2f} (+/- {unc:.2f}) |'
+        if x86:
+            a_added, a_one, a_unc = x86[0][k]
+            line += f' {a_added:,.0f} | {a_one:.2f} (+/- {a_unc:.2f}) |'
+        lines.append(line)
     return lines
 
 
@@ -484,6 +526,10 @@ def targets(data):
                      f'{"met" if one <= TP_OFF_MAX else "MISSED"}: <= {TP_OFF_MAX}); '
                      f'without jump labels {per["tpnojl"][1]:.2f}: the jump labels save '
                      f'{per["tpnojl"][1] - one:.2f} per site')
+        x86 = tracepoint_cost(data, anchor=True)
+        if x86:
+            lines[-1] += (f' ({ANCHOR}: {x86[0]["tp"][1]:.2f} per site, '
+                          f'{x86[0]["tpnojl"][1]:.2f} without jump labels)')
     for wl in TARGET_WORKLOADS:
         wl_text = WORKLOADS[wl]
         try:

@@ -8,7 +8,9 @@
 #                         notp,tp,tpnojl},
 #                         or kobj-MACHINE-* for MACHINE (environment) other than virt;
 #                         with BENCH_ANCHOR=x86_64, also BUILD_DIR/kobj-x86_64-dynamic,
-#                         the per-call figures of x86_64 from the same tree)
+#                         the per-call figures of x86_64 from the same tree, and
+#                         kobj-x86_64-{notp,tp,tpnojl} when BENCH_ANCHOR_VARIANTS
+#                         names them)
 #   bench.sh --calls BUILD_DIR VARIANT
 #                         only the per-traced-call figures, on one kernel
 #                         (`make bench-calls`; BUILD_DIR/bench/calls.md)
@@ -76,9 +78,21 @@ done
 boot stop_machine "${k}dynamic" "$top/guest/bench/patch-all.sh" ftrace_patch_stop_machine
 # The anchor: the getppid() loop and the probes on x86_64 (bench.py
 # sets its figures beside the dynamic and pfe kernels').
+# BENCH_ANCHOR_VARIANTS: on 7.3 also notp, tp and tpnojl, what an off
+# tracepoint costs there (x86_64-notp.log, ...).
 case ${BENCH_ANCHOR:-} in
 '') ;;
-x86_64) boot x86_64 "$b/kobj-x86_64-dynamic" "$top/guest/bench/bench.sh" bench.only=calls ;;
+x86_64)
+	boot x86_64 "$b/kobj-x86_64-dynamic" "$top/guest/bench/bench.sh" bench.only=calls
+	for v in ${BENCH_ANCHOR_VARIANTS:-}; do
+		case $v in
+		notp | tp | tpnojl)
+			[ -f "$b/kobj-x86_64-$v/vmlinux" ] ||
+				{ echo "bench: no kernel $b/kobj-x86_64-$v/vmlinux" >&2; exit 1; }
+			boot "x86_64-$v" "$b/kobj-x86_64-$v" "$top/guest/bench/bench.sh" \
+				bench.only=tracepoints ;;
+		esac
+	done ;;
 *) echo "bench: unknown BENCH_ANCHOR '$BENCH_ANCHOR' (x86_64, or empty for none)" >&2; exit 1 ;;
 esac
 

@@ -47,11 +47,12 @@ rm -rf "$kobj/modroot"
 "${km[@]}" -s INSTALL_MOD_PATH="$kobj/modroot" modules_install >>"$kobj/build.log" 2>&1
 # The test modules of guest/modules (built out of tree, against this kernel,
 # in KOBJ/ext: kbuild writes its products next to the sources); they test
-# m68k's call sites, and the x86_64 anchor has none of them.
+# m68k's call sites, and the x86_64 anchor has none of them but tp_count,
+# which counts the tracepoints a workload passes (make bench).
 # With live patching, the test modules of the kernel's livepatch selftests
 # too (tools/testing/selftests/livepatch/test_modules, as klp_test_modules),
 # for guest/tests/livepatch.sh.
-mods=()
+mods=("$repo"/guest/modules/tp_count/)
 [ "$KARCH" != m68k ] || mods=("$repo"/guest/modules/*/)
 klpmods=$tree/tools/testing/selftests/livepatch/test_modules
 grep -qx 'CONFIG_LIVEPATCH=y' "$kobj/.config" && mods+=("$klpmods")

@@ -173,6 +173,42 @@ class BenchTest(unittest.TestCase):
         self.assertIn('1.20 instructions added per site passed (+/- 0.00; MISSED: <= 1.1)',
                       self.table())
 
+    def write_anchor_tp(self, tp=(100300, 100200, 100400), tpnojl=(100900,) * 3):
+        """The anchor's tracepoint kernels: 300 sites a round."""
+        for k, spawn in (('notp', (100000,) * 3), ('tp', tp), ('tpnojl', tpnojl)):
+            write(self.d, f'x86_64-{k}.out', exit_line(0, 'pc'))
+            text = spawn_lines(spawn)
+            if k == 'tp':
+                text += 'FIGURE tracepoints-10-spawns 3000 events\n'
+            write(self.d, f'x86_64-{k}.log', text)
+
+    def test_tracepoint_cost_anchor(self):
+        self.write_anchor_tp()
+        self.assertEqual(self.run_main(), 0)
+        t = self.table()
+        # x86_64: 300 added over 300 sites, 900 without jump labels
+        self.assertIn('; x86_64: 300, its own notp, tp and tpnojl kernels):', t)
+        self.assertIn('| tp | 500 | 1.00 (+/- 0.20) | 300 | 1.00 (+/- 0.33) |', t)
+        self.assertIn('| tpnojl | 1,500 | 3.00 (+/- 0.00) | 900 | 3.00 (+/- 0.00) |', t)
+        self.assertIn('the jump labels save 2.00 per site (x86_64: 1.00 per site, '
+                      '3.00 without jump labels)', t)
+        # without them: said so, and no x86_64 columns
+        for k in bench.TP_KERNELS:
+            os.remove(os.path.join(self.d, f'x86_64-{k}.log'))
+        self.assertEqual(self.run_main(), 0)
+        t = self.table()
+        self.assertIn('; no x86_64 tracepoint kernels in this run):', t)
+        self.assertIn('| tp | 500 | 1.00 (+/- 0.20) |\n', t)
+
+    def test_tracepoint_anchor_all_or_none(self):
+        self.write_anchor_tp()
+        os.remove(os.path.join(self.d, 'x86_64-tpnojl.log'))
+        self.assertEqual(self.run_main(), 1)
+        # the sites figure missing: an error too
+        self.write_anchor_tp()
+        write(self.d, 'x86_64-tp.log', spawn_lines([100300] * 3))
+        self.assertEqual(self.run_main(), 1)
+
     def test_tracepoint_kernels_all_or_none(self):
         # 6.12: no tracepoint kernels, no section
         for k in bench.TP_KERNELS:
