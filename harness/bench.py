@@ -12,8 +12,9 @@ Reads, in the bench directory:
                      (MACHINE=x86_64) with bench.only=calls, whose per-call
                      and per-hit figures stand beside m68k's
   x86_64-notp.log, x86_64-tp.log, x86_64-tpnojl.log
-                     the anchor's tracepoint kernels, if run (7.3): what an
-                     off tracepoint costs on x86_64, beside m68k's
+                     the anchor's tracepoint kernels, if run (7.3; notp and
+                     tp both or neither, tpnojl optional): what an off
+                     tracepoint costs on x86_64, beside m68k's
 
 With --calls, reads only calls.log (`make bench-calls`: one kernel, the
 getppid() loop in the states off, function and function_graph) and
@@ -436,16 +437,18 @@ TP_SITES = ('tracepoints-10-spawns', 10)
 
 
 def load_anchor_tp(d):
-    """The anchor's tracepoint kernels (x86_64-notp.log, ...: all three or
-    none), {'samples': {kernel: samples}, 'figures': {...}, 'ns_insn': n};
-    None when this run has none of them."""
+    """The anchor's tracepoint kernels (x86_64-notp.log and x86_64-tp.log,
+    both or none; x86_64-tpnojl.log if run), {'samples': {kernel:
+    samples}, 'figures': {...}, 'ns_insn': n}; None when this run has
+    none of them."""
     names = {k: f'{ANCHOR}-{k}' for k in TP_KERNELS}
     have = [k for k, n in names.items() if os.path.exists(os.path.join(d, f'{n}.log'))]
     if not have:
         return None
-    if len(have) != len(TP_KERNELS):
-        missing = ', '.join(f'{names[k]}.log' for k in TP_KERNELS if k not in have)
-        raise BenchError(f'{missing}: missing (the anchor\'s tracepoint kernels: all or none)')
+    if 'notp' not in have or 'tp' not in have:
+        missing = ', '.join(f'{names[k]}.log' for k in ('notp', 'tp') if k not in have)
+        raise BenchError(f'{missing}: missing (the anchor\'s notp and tp kernels: both or none)')
+    names = {k: n for k, n in names.items() if k in have}
     out = {'samples': {}, 'figures': {}}
     runs = {icount(os.path.join(d, f'{n}.out')) for n in names.values()}
     if len(runs) != 1:
@@ -481,6 +484,8 @@ def tracepoint_cost(data, anchor=False):
     b_med, b_spread = summary(base)
     out = {}
     for k in ('tp', 'tpnojl'):
+        if k not in s:
+            continue
         med, spread = summary(s[k][('off', 'spawn')])
         added = (med - b_med) / ns
         # half the larger spread of the two kernels' runs, per site
@@ -507,9 +512,11 @@ def render_tracepoints(data):
     for k in ('tp', 'tpnojl'):
         added, one, unc = per[k]
         line = f'| {k} | {added:,.0f} | {one:.2f} (+/- {unc:.2f}) |'
-        if x86:
+        if x86 and k in x86[0]:
             a_added, a_one, a_unc = x86[0][k]
             line += f' {a_added:,.0f} | {a_one:.2f} (+/- {a_unc:.2f}) |'
+        elif x86:
+            line += ' not run | - |'
         lines.append(line)
     return lines
 
@@ -528,8 +535,9 @@ def targets(data):
                      f'{per["tpnojl"][1] - one:.2f} per site')
         x86 = tracepoint_cost(data, anchor=True)
         if x86:
-            lines[-1] += (f' ({ANCHOR}: {x86[0]["tp"][1]:.2f} per site, '
-                          f'{x86[0]["tpnojl"][1]:.2f} without jump labels)')
+            nojl = (f', {x86[0]["tpnojl"][1]:.2f} without jump labels'
+                    if 'tpnojl' in x86[0] else '')
+            lines[-1] += f' ({ANCHOR}: {x86[0]["tp"][1]:.2f} per site{nojl})'
     for wl in TARGET_WORKLOADS:
         wl_text = WORKLOADS[wl]
         try:

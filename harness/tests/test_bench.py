@@ -201,8 +201,15 @@ class BenchTest(unittest.TestCase):
         self.assertIn('| tp | 500 | 1.00 (+/- 0.20) |\n', t)
 
     def test_tracepoint_anchor_all_or_none(self):
+        # tpnojl is optional: its cells say so
         self.write_anchor_tp()
         os.remove(os.path.join(self.d, 'x86_64-tpnojl.log'))
+        self.assertEqual(self.run_main(), 0)
+        t = self.table()
+        self.assertIn('| tpnojl | 1,500 | 3.00 (+/- 0.00) | not run | - |', t)
+        self.assertIn('the jump labels save 2.00 per site (x86_64: 1.00 per site)', t)
+        # notp without tp: an error
+        os.remove(os.path.join(self.d, 'x86_64-tp.log'))
         self.assertEqual(self.run_main(), 1)
         # the sites figure missing: an error too
         self.write_anchor_tp()
