@@ -303,6 +303,15 @@ static void __kprobes set_current_kprobe(struct kprobe *p)
 static void __kprobes setup_singlestep(struct kprobe *p, struct pt_regs *regs,
 				       struct kprobe_ctlblk *kcb, bool reenter)
 {
+	/*
+	 * An exception does not mask interrupts on m68k: the breakpoint's
+	 * handler runs at the probed code's level.  From the status below to
+	 * the rte that starts the step, an interrupt hitting a probe would
+	 * find one being stepped and could not recover: mask them first (the
+	 * rte loads the step's SR, and the step's end gives back the probed
+	 * code's).
+	 */
+	raw_local_irq_disable();
 	if (reenter) {
 		save_previous_kprobe(kcb);
 		set_current_kprobe(p);
@@ -313,14 +322,6 @@ static void __kprobes setup_singlestep(struct kprobe *p, struct pt_regs *regs,
 	kcb->saved_sr = regs->sr;
 	regs->sr = (regs->sr & ~M68K_SR_T0) | M68K_SR_T1 | M68K_SR_IPL;
 	instruction_pointer_set(regs, (unsigned long)p->ainsn.insn);
-	/*
-	 * An exception does not mask interrupts on m68k: the breakpoint's
-	 * handler runs at the probed code's level.  From here to the rte
-	 * that starts the step, an interrupt hitting a probe would find one
-	 * being stepped and could not recover: mask them now (the rte loads
-	 * the step's SR, and the step's end gives back the probed code's).
-	 */
-	raw_local_irq_disable();
 }
 
 /* Give back the probed code's SR, keeping the condition codes of the step. */
