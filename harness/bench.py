@@ -274,6 +274,23 @@ def render_calls(d):
     return '\n'.join(out + lines) + '\n'
 
 
+def read_boots(d, logs, what):
+    """The boots {kernel: NAME} of one set (NAME.log, NAME.out in @d), all
+    on one board and clock: -> ((shift, board), {kernel: samples},
+    {kernel: figures}).  A tp kernel must have counted its sites."""
+    runs = {icount(os.path.join(d, f'{n}.out')) for n in logs.values()}
+    if len(runs) != 1:
+        raise BenchError(f'{what} ran on different boards or clocks: {sorted(runs)}')
+    samples, figures = {}, {}
+    for k, n in logs.items():
+        samples[k], figures[k] = parse_log(os.path.join(d, f'{n}.log'))
+        if not samples[k]:
+            raise BenchError(f'{n}.log: no BENCH lines')
+    if 'tp' in logs and not fig(figures['tp'], TP_SITES[0]):
+        raise BenchError(f'{logs["tp"]}.log: no FIGURE {TP_SITES[0]} (the sites a round passes)')
+    return runs.pop(), samples, figures
+
+
 def collect(d):
     data = {'samples': {}, 'figures': {}, 'sizes': {}}
     # static (DYNAMIC_FTRACE=n) exists on 6.12 only, the tracepoint
@@ -290,19 +307,9 @@ def collect(d):
             data['linux'] = f.read().strip()
     except OSError:
         pass
-    runs = {icount(os.path.join(d, f'{k}.out')) for k in kernels}
-    if len(runs) != 1:
-        raise BenchError(f'the boots ran on different boards or clocks: {sorted(runs)}')
-    data['shift'], data['board'] = runs.pop()
+    (data['shift'], data['board']), data['samples'], data['figures'] = \
+        read_boots(d, {k: k for k in kernels}, 'the boots')
     data['ns_insn'] = 1 << data['shift']
-    for k in kernels:
-        samples, figures = parse_log(os.path.join(d, f'{k}.log'))
-        if not samples:
-            raise BenchError(f'{k}.log: no BENCH lines')
-        data['samples'][k] = samples
-        data['figures'][k] = figures
-    if 'tp' in kernels and not fig(data['figures']['tp'], TP_SITES[0]):
-        raise BenchError(f'tp.log: no FIGURE {TP_SITES[0]} (the sites a round passes)')
     _, data['figures']['stop_machine'] = parse_log(os.path.join(d, 'stop_machine.log'))
     try:
         with open(os.path.join(d, 'sizes.txt')) as f:
@@ -448,20 +455,9 @@ def load_anchor_tp(d):
     if 'notp' not in have or 'tp' not in have:
         missing = ', '.join(f'{names[k]}.log' for k in ('notp', 'tp') if k not in have)
         raise BenchError(f'{missing}: missing (the anchor\'s notp and tp kernels: both or none)')
-    names = {k: n for k, n in names.items() if k in have}
-    out = {'samples': {}, 'figures': {}}
-    runs = {icount(os.path.join(d, f'{n}.out')) for n in names.values()}
-    if len(runs) != 1:
-        raise BenchError(f'the anchor\'s tracepoint boots ran on different clocks: {sorted(runs)}')
-    out['ns_insn'] = 1 << runs.pop()[0]
-    for k, n in names.items():
-        samples, figures = parse_log(os.path.join(d, f'{n}.log'))
-        if not samples:
-            raise BenchError(f'{n}.log: no BENCH lines')
-        out['samples'][k], out['figures'][k] = samples, figures
-    if not fig(out['figures']['tp'], TP_SITES[0]):
-        raise BenchError(f'{names["tp"]}.log: no FIGURE {TP_SITES[0]} (the sites a round passes)')
-    return out
+    (shift, _), samples, figures = read_boots(
+        d, {k: n for k, n in names.items() if k in have}, 'the anchor\'s tracepoint boots')
+    return {'samples': samples, 'figures': figures, 'ns_insn': 1 << shift}
 
 
 def tracepoint_cost(data, anchor=False):
