@@ -190,6 +190,7 @@ GUESTBIN  := $(SHARED)/guest-bin$(ARCHDIR)
 TRACECMD  := $(SHARED)/trace-cmd
 GNUTOOLS  := $(SHARED)/gnu-tools$(ARCHDIR)
 KLPTOOLS  := $(SHARED)/klp-tools$(ARCHDIR)
+ELFUTILS  := $(SHARED)/elfutils
 PERF      := $(B)/perf
 PERFHOST  := $(B)/perf-host
 # Upstream tarballs of libtraceevent, libtracefs and trace-cmd, used when the
@@ -201,7 +202,7 @@ TRACE_CMD_SRC ?= $(if $(wildcard $(CURDIR)/../shared/src),$(CURDIR)/../shared/sr
 HATARI_SRC ?= $(TRACE_CMD_SRC)
 
 .PHONY: run check results bench bench-calls profile shell guest record view deps tree kernel initramfs guest-bin gnu-tools klp-tools host-perf \
-	trace-cmd perf clean FORCE sweep series am-check checkpatch series-check bisect-build defconfigs \
+	trace-cmd elfutils perf clean FORCE sweep series am-check checkpatch series-check bisect-build defconfigs \
 	anchor-ftracetest qemu-cpus hatari
 
 deps:
@@ -257,10 +258,14 @@ guest-bin: | deps
 trace-cmd: | deps
 	@$(STAGE) trace-cmd harness/build-trace-cmd.sh $(TRACECMD) $(TRACE_CMD_SRC)
 
+# elfutils' libelf and libdw, static for m68k, for the guest's perf probe
+elfutils: | deps
+	@$(STAGE) elfutils harness/build-elfutils.sh $(ELFUTILS)
+
 # tools/perf of the same tree, static, for the guest (needs trace-cmd's
 # libtraceevent).
-perf: trace-cmd tree
-	@$(STAGE) perf harness/build-perf.sh $(TREE) $(PERF) $(TRACECMD)
+perf: trace-cmd elfutils tree
+	@$(STAGE) perf harness/build-perf.sh $(TREE) $(PERF) $(TRACECMD) $(ELFUTILS)
 
 # the same tools/perf for this machine, with libdw: perf probe on the DWARF
 # of an m68k module, whose definitions the guest's perf suite checks

@@ -1,18 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# build-perf.sh TREE OUTDIR TRACECMD_DIR: tools/perf of the kernel tree, as a
-# static m68k program for the guest (OUTDIR/bin/perf, installed as
-# /usr/bin/perf by harness/mkinitramfs.sh; unstripped copy: OUTDIR/perf.debug).
+# build-perf.sh TREE OUTDIR TRACECMD_DIR ELFUTILS_DIR: tools/perf of the
+# kernel tree, as a static m68k program for the guest (OUTDIR/bin/perf,
+# installed as /usr/bin/perf by harness/mkinitramfs.sh; unstripped copy:
+# OUTDIR/perf.debug).
 #
 # Built from the same tree as the kernels, against the static libtraceevent
 # of harness/build-trace-cmd.sh (TRACECMD_DIR/m68k/prefix), which is what
-# perf needs for tracepoint events (-e sched:sched_switch).  Every other
-# optional library is left out, as Debian ships none of them for m68k in a
-# static form: no libelf (hence no `perf probe`: kprobe and uprobe events are
-# made through tracefs instead), no DWARF or libunwind (callchains are the
-# kernel's and frame-pointer ones), no libpython/perl scripting, no slang TUI.
-# perf stat, record, report, script, list, ftrace and trace work; `perf
-# trace` names system calls from the m68k table that patch 0060 adds.
+# perf needs for tracepoint events (-e sched:sched_switch), and elfutils'
+# libelf and libdw with their compression libraries from
+# harness/build-elfutils.sh (ELFUTILS_DIR/prefix): `perf probe` reads DWARF
+# in the guest.  Every other optional library is left out: no libunwind
+# (callchains are the kernel's and frame-pointer ones; no DWARF unwinding
+# of user stacks either), no libpython/perl scripting, no slang TUI.
+# perf stat, record, report, script, list, ftrace, probe and trace work;
+# `perf trace` names system calls from the m68k table that patch 0060 adds.
 #
 # build-perf.sh --host TREE OUTDIR: the same tools/perf for this machine
 # (x86_64), with libdw (Debian's libdw-dev), for `perf probe` on an m68k
@@ -31,11 +33,12 @@ host=
 if [ -n "$host" ]; then
 	[ $# -eq 2 ] || die "usage: $0 --host TREE OUTDIR"
 else
-	[ $# -eq 3 ] || die "usage: $0 TREE OUTDIR TRACECMD_DIR | --host TREE OUTDIR"
+	[ $# -eq 4 ] || die "usage: $0 TREE OUTDIR TRACECMD_DIR ELFUTILS_DIR | --host TREE OUTDIR"
 fi
 tree=$(realpath "$1")
 out=$(realpath -m "$2")
 prefix=$(realpath -m "${3:-/nonexistent}/m68k/prefix")
+elfpfx=$(realpath -m "${4:-/nonexistent}/prefix")
 self=$(realpath "$0")
 jobs=${JOBS:-$(nproc)}
 cc=m68k-linux-gnu-gcc-12
@@ -45,6 +48,8 @@ cc=m68k-linux-gnu-gcc-12
 if [ -z "$host" ]; then
 	[ -f "$prefix/lib/libtraceevent.a" ] ||
 		die "no static libtraceevent in $prefix (make trace-cmd builds it)"
+	[ -f "$elfpfx/lib/libdw.a" ] ||
+		die "no static libdw in $elfpfx (make elfutils builds it)"
 else
 	[ -f /usr/include/elfutils/libdw.h ] || die "no libdw.h (harness/deps.sh installs libdw-dev)"
 fi
@@ -67,6 +72,8 @@ hash_inputs() {
 		-printf '%P %s %T@\n' 2>/dev/null | sort | sha256sum | cut -d' ' -f1)"
 	[ -n "$host" ] ||
 		echo "libtraceevent $(sha256sum <"$prefix/lib/libtraceevent.a" | cut -d' ' -f1)"
+	[ -n "$host" ] ||
+		echo "elfutils $(cat "$elfpfx"/lib/*.a | sha256sum | cut -d' ' -f1)"
 	echo "cc $("$cc" --version | head -n 1)"
 }
 mkdir -p "$out/obj" "$out/bin"
@@ -101,21 +108,28 @@ fi
 echo "$me: building tools/perf for m68k (a few minutes; log: $log)"
 
 # perf's Makefile chooses its own -j from the CPU count: JOBS sets it.
-opts=(NO_LIBELF=1 NO_JVMTI=1 NO_LIBPYTHON=1 NO_LIBPERL=1 NO_SLANG=1 NO_LIBUNWIND=1
-	NO_LIBDW_DWARF_UNWIND=1 NO_DWARF=1 NO_LIBBPF=1 NO_LIBCRYPTO=1 NO_LIBNUMA=1
-	NO_LIBCAP=1 NO_LZMA=1 NO_ZLIB=1 NO_LIBZSTD=1 NO_BACKTRACE=1 NO_LIBBABELTRACE=1 NO_RUST=1
+# No DWARF unwinding (NO_LIBDW_DWARF_UNWIND): perf has no m68k unwind
+# register table for it.
+opts=(NO_JVMTI=1 NO_LIBPYTHON=1 NO_LIBPERL=1 NO_SLANG=1 NO_LIBUNWIND=1
+	NO_LIBDW_DWARF_UNWIND=1 NO_LIBBPF=1 NO_LIBCRYPTO=1 NO_LIBNUMA=1
+	NO_LIBCAP=1 NO_BACKTRACE=1 NO_LIBBABELTRACE=1 NO_RUST=1
 	NO_SDT=1 NO_AUXTRACE=1 NO_LIBAUDIT=1 NO_DEMANGLE=1 NO_CAPSTONE=1 NO_LIBPFM4=1
 	NO_LIBLLVM=1 NO_LIBDEBUGINFOD=1 NO_AIO=1)
 # libtraceevent.pc names .../include/traceevent; perf includes <traceevent/...>.
+# LIBDW_DIR gives the feature tests and the link elfutils' directories;
+# pkg-config finds libdw's version there (a static link names its libraries).
 if ! make -C "$tree/tools/perf" O="$out/obj" ARCH=m68k CROSS_COMPILE=m68k-linux-gnu- \
-	CC="$usecc" HOSTCC=gcc JOBS="$jobs" LDFLAGS=-static "${opts[@]}" \
-	PKG_CONFIG_LIBDIR="$prefix/lib/pkgconfig" EXTRA_CFLAGS="-I$prefix/include" \
+	CC="$usecc" HOSTCC=gcc JOBS="$jobs" LDFLAGS="-static -L$elfpfx/lib" "${opts[@]}" \
+	LIBDW_DIR="$elfpfx" PKG_CONFIG_LIBDIR="$prefix/lib/pkgconfig:$elfpfx/lib/pkgconfig" \
+	EXTRA_CFLAGS="-I$prefix/include -I$elfpfx/include" \
 	"$out/obj/perf" >"$log" 2>&1; then
 	grep -E 'error|Error|\*\*\*' "$log" | head -30 >&2
 	die "tools/perf FAILED (full log: $log)"
 fi
 grep -q '^CONFIG_LIBTRACEEVENT=y' "$out/obj/.config-detected" ||
 	die "perf was built without libtraceevent (log: $log)"
+grep -q '^CONFIG_LIBDW=y' "$out/obj/.config-detected" ||
+	die "perf was built without libdw (log: $log; feature tests: $out/obj/feature/test-libdw.make.output)"
 file "$out/obj/perf" | grep -q 'statically linked' || die "$out/obj/perf is not a static program"
 cp "$out/obj/perf" "$out/perf.debug"
 m68k-linux-gnu-strip -o "$out/bin/perf" "$out/obj/perf"
