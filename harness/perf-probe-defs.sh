@@ -8,6 +8,7 @@
 #   return.def  ... 'pt_mix%return $retval'
 #   lines.txt   perf probe -L pt_mix;  vars.txt  perf probe -V pt_mix:REL
 #   rel         REL, the PT_LINE line relative to pt_mix's first line
+#   probe_target.c  the module's source, for the guest's own perf probe -L
 # Each command's errors go to NAME.err: a failure here is reported by the
 # guest's checks (the definition is missing), not by the build.
 set -uo pipefail
@@ -27,6 +28,7 @@ fn=$(grep -n '^static .*[^a-z_]pt_mix(' "$src" | cut -d: -f1)
 line=$(grep -n 'PT_LINE' "$src" | head -n 1 | cut -d: -f1)
 rel=$((line - fn))
 echo "$rel" >"$out/rel"
+cp "$src" "$out/probe_target.c"
 run() { # NAME ARG...: perf probe -m KO ARG... >OUTDIR/NAME
 	local name=$1
 	shift

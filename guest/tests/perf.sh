@@ -119,26 +119,47 @@ case $(uname -r) in
 		sh -c "! grep -vE ' (openat|read)\\(' /tmp/perf.trace | grep -q ."
 	;;
 esac
-# perf probe (patch 0070: m68k's DWARF register names): the host's perf
-# read guest/modules/probe_target's DWARF and wrote kprobe event
-# definitions (harness/perf-probe-defs.sh, in /opt/perf-probe): pt_mix's
-# arguments at its entry, its locals at the PT_LINE line, its return value.
-# pt_mix(7, 22) has sq 49, mixed 49 ^ 22 = 39 and returns 88; the
-# arguments and the return value are also probed by hand ($argN, $retval).
-pp=/opt/perf-probe
-pp_checks="perf-probe-defs perf-probe-args perf-probe-line perf-probe-return perf-probe-L perf-probe-V"
-case $(uname -r) in
-6.12*)	# the frozen 6.12 port has no patch 0070
-	for c in $pp_checks; do skip "$c" "6.12's perf has no m68k DWARF register names"; done ;;
-*)
+# perf probe (patch 0070: m68k's DWARF register names), on the DWARF of
+# guest/modules/probe_target, twice: the host's perf (libdw of the build
+# machine) wrote definitions into /opt/perf-probe (harness/perf-probe-defs.sh);
+# the guest's own perf (harness/build-elfutils.sh's libdw) writes the same
+# ones here, from the module installed in /lib/modules (its source, for
+# -L, from /opt/perf-probe).  Each set: pt_mix's
+# arguments at its entry, its locals at the PT_LINE line, its return value,
+# perf probe -L and -V.  pt_mix(7, 22) has sq 49, mixed 49 ^ 22 = 39 and
+# returns 88; the arguments and the return value are also probed by hand
+# ($argN, $retval).
+pp_names="defs args line return L V"
+
+# guest_defs DIR: the guest's perf writes what perf-probe-defs.sh writes
+guest_defs() {
+	_d=$1
+	rm -rf "$_d" && mkdir -p "$_d"
+	_ko=$(find /lib/modules/"$(uname -r)" -name probe_target.ko | head -n 1)
+	[ -n "$_ko" ] || { echo "no probe_target.ko in /lib/modules" >"$_d/entry.err"; return; }
+	# the offset of PT_LINE from pt_mix's first line, from -L's numbering
+	# of the source (-s: where the source is, for the DWARF's file name)
+	$P probe -s /opt/perf-probe -m "$_ko" -L pt_mix >"$_d/lines.txt" 2>"$_d/lines.err"
+	sed -n 's/^ *\([0-9][0-9]*\) .*PT_LINE.*/\1/p' "$_d/lines.txt" | head -n 1 >"$_d/rel"
+	_rel=$(cat "$_d/rel")
+	$P probe -m "$_ko" --definition 'pt_mix a b' >"$_d/entry.def" 2>"$_d/entry.err"
+	$P probe -m "$_ko" --definition "pt_mix:${_rel:-0} sq mixed" >"$_d/line.def" 2>"$_d/line.err"
+	# shellcheck disable=SC2016 # $retval is perf probe's, not the shell's
+	$P probe -m "$_ko" --definition 'pt_mix%return $retval' >"$_d/return.def" 2>"$_d/return.err"
+	$P probe -m "$_ko" -V "pt_mix:${_rel:-0}" >"$_d/vars.txt" 2>"$_d/vars.err"
+}
+
+# probe_checks PREFIX DIR WHOSE: the checks PREFIX-{defs,args,...} on the
+# definitions and listings in DIR
+probe_checks() {
+	_p=$1 pp=$2 _who=$3
+	rm -f /tmp/pp.missing
 	for d in entry line return; do
 		[ -s $pp/$d.def ] || echo "$d: $(head -c 300 $pp/$d.err 2>/dev/null)" >>/tmp/pp.missing
 	done
-	check perf-probe-defs "perf probe on the host gave no definition for: $(cat /tmp/pp.missing 2>/dev/null)" \
+	check "$_p-defs" "perf probe ($_who) gave no definition for: $(cat /tmp/pp.missing 2>/dev/null)" \
 		test ! -s /tmp/pp.missing
 	modprobe probe_target
-	# evname DEF: the event (GROUP/NAME) a definition makes
-	evname() { _e=${1%% *}; echo "${_e#?:}"; }
 	for d in entry line return; do
 		head -n 1 $pp/$d.def 2>/dev/null >>$T/kprobe_events
 	done
@@ -154,34 +175,59 @@ case $(uname -r) in
 	echo 0 >$T/events/probe/enable
 	echo 0 >$T/events/hand/enable
 	cat $T/trace >/tmp/pp.trace
-	# field EVENT NAME: NAME's value in EVENT's line of the trace
-	field() {
-		grep " ${1#*/}: " /tmp/pp.trace | head -n 1 |
-			sed -n "s/.* $2=\\([^ ]*\\).*/\\1/p"
-	}
 	e=$(evname "$(head -n 1 $pp/entry.def 2>/dev/null)")
 	a=$(field "$e" a) b=$(field "$e" b)
-	check perf-probe-args "perf's $e: a=$a b=$b, by hand: a=$(field hand/mix a) b=$(field hand/mix b), expected 7 22" \
+	check "$_p-args" "$_who's $e: a=$a b=$b, by hand: a=$(field hand/mix a) b=$(field hand/mix b), expected 7 22" \
 		test "$a $b" = "7 22" -a "$(field hand/mix a) $(field hand/mix b)" = "7 22"
 	e=$(evname "$(head -n 1 $pp/line.def 2>/dev/null)")
-	check perf-probe-line "perf's $e: sq=$(field "$e" sq) mixed=$(field "$e" mixed), expected 49 39" \
+	check "$_p-line" "$_who's $e: sq=$(field "$e" sq) mixed=$(field "$e" mixed), expected 49 39" \
 		test "$(field "$e" sq) $(field "$e" mixed)" = "49 39"
 	e=$(evname "$(head -n 1 $pp/return.def 2>/dev/null)")
 	# perf gives $retval no type: the value prints in hex
 	r=$(field "$e" arg1)
-	check perf-probe-return "perf's $e: arg1=$r, by hand: ret=$(field hand/ret ret), expected 88" \
+	check "$_p-return" "$_who's $e: arg1=$r, by hand: ret=$(field hand/ret ret), expected 88" \
 		sh -c "[ '$r' = 0x58 ] && [ '$(field hand/ret ret)' = 88 ]"
-	echo "PP-TRACE: $(grep -c . /tmp/pp.trace) lines; definitions:"; cat $pp/*.def
+	echo "PP-TRACE ($_who): $(grep -c . /tmp/pp.trace) lines; definitions:"; cat $pp/*.def
 	grep -v '^#' /tmp/pp.trace | sed 's/^/PP-TRACE /' | head -n 10
 	echo >$T/kprobe_events
 	rmmod probe_target
 	# perf probe -L numbers the lines a probe can be put on; -V lists the
 	# variables there
 	rel=$(cat $pp/rel 2>/dev/null)
-	check perf-probe-L "perf probe -L pt_mix does not number line $rel, PT_LINE: $(head -c 400 $pp/lines.txt 2>/dev/null)" \
+	check "$_p-L" "$_who: perf probe -L pt_mix does not number line $rel, PT_LINE: $(head -c 400 $pp/lines.txt 2>/dev/null) $(head -c 200 $pp/lines.err 2>/dev/null)" \
 		grep -qE "^ +${rel:-x} +.*PT_LINE" $pp/lines.txt
-	check perf-probe-V "perf probe -V pt_mix:$rel does not list sq and mixed: $(head -c 400 $pp/vars.txt 2>/dev/null)" \
+	check "$_p-V" "$_who: perf probe -V pt_mix:$rel does not list sq and mixed: $(head -c 400 $pp/vars.txt 2>/dev/null)" \
 		sh -c "grep -qE '(int|s32)[[:space:]]+sq' $pp/vars.txt && grep -qE '(int|s32)[[:space:]]+mixed' $pp/vars.txt"
+}
+# evname DEF: the event (GROUP/NAME) a definition makes
+evname() { _e=${1%% *}; echo "${_e#?:}"; }
+# field EVENT NAME: NAME's value in EVENT's line of the trace
+field() {
+	grep " ${1#*/}: " /tmp/pp.trace | head -n 1 |
+		sed -n "s/.* $2=\\([^ ]*\\).*/\\1/p"
+}
+
+case $(uname -r) in
+6.12*)	# the frozen 6.12 port has no patch 0070
+	for c in $pp_names; do
+		skip "perf-probe-$c" "6.12's perf has no m68k DWARF register names"
+		skip "perf-probe-guest-$c" "6.12's perf has no m68k DWARF register names"
+	done
+	skip perf-probe-guest-add "6.12's perf has no m68k DWARF register names" ;;
+*)
+	probe_checks perf-probe /opt/perf-probe "the host's perf"
+	guest_defs /tmp/pp-guest
+	probe_checks perf-probe-guest /tmp/pp-guest "the guest's perf"
+	# perf probe -a adds the event itself, -l lists it, -d removes it
+	ko=$(find /lib/modules/"$(uname -r)" -name probe_target.ko | head -n 1)
+	modprobe probe_target
+	$P probe -q -m "$ko" -a 'ppadd=pt_mix a b' >/tmp/pp-add.out 2>&1
+	$P probe -l >>/tmp/pp-add.out 2>&1
+	listed=$(grep -c 'probe:ppadd.*pt_mix' /tmp/pp-add.out)
+	$P probe -q -d 'probe:ppadd' >>/tmp/pp-add.out 2>&1
+	check perf-probe-guest-add "perf probe -a/-l/-d: listed $listed, left: $(grep ppadd $T/kprobe_events); $(head -c 400 /tmp/pp-add.out)" \
+		sh -c "[ '$listed' = 1 ] && ! grep -q ppadd $T/kprobe_events"
+	rmmod probe_target
 	;;
 esac
 trace_reset
