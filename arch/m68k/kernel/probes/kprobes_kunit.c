@@ -5,14 +5,19 @@
  * still on the instructions around it, also with a probe armed before
  * them; never in a blacklisted section
  * (head code, entry code, trampolines), never on the constant tables the
- * FPU emulation packages keep among their code.
+ * FPU emulation packages keep among their code; never on an instruction
+ * the 68060 emulates in software, but on the one after it.
  */
 
 #include <kunit/test.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
+#include <linux/string.h>
 #include <asm/probes.h>
 #include <asm/sections.h>
+#include <asm/setup.h>
+
+#include "decode-insn.h"
 
 /*
  * A switch as gcc compiles one, in assembly so that the layout is known:
@@ -215,6 +220,121 @@ static void kpt_after_armed_probe(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, *first.addr, 0x202f);	/* move.l 4(%sp),%d0 */
 }
 
+#ifndef CONFIG_COLDFIRE
+/*
+ * Instructions the 68060 does not implement and the kernel emulates in
+ * software (the ISP package, arch/m68k/ifpsp060): a probe on one is
+ * refused with a reason, as the decoder does on every CPU (a copy
+ * stepped out of line would trap to the emulation from the slot); a
+ * probe on the instruction after one is hit once the emulation has
+ * returned there, and the results are right whether the CPU or the
+ * emulation computed them.  m68k_kpt_emu(a, b, p) computes a * b as a
+ * 64-bit product (mulu.l), divides it back by b (divu.l with a 64-bit
+ * dividend) and adds the word that movep.w gathers from p[0] and p[2].
+ * The encodings are spelled out: an assembler for the 68060 alone
+ * refuses them.  m68k_kpt_emu_more() is never run: cas2.l, chk2.l and
+ * cmp2.l, for the decoder alone (QEMU, 7.2 at least, implements no
+ * cmp2: an illegal instruction there).
+ */
+u32 m68k_kpt_emu(u32 a, u32 b, const u8 *p);
+void m68k_kpt_emu_more(void);
+asm(".text\n"
+"	.globl	m68k_kpt_emu\n"
+"	.type	m68k_kpt_emu, @function\n"
+"m68k_kpt_emu:\n"
+"	move.l	4(%sp),%d0\n"
+"	move.l	8(%sp),%d1\n"
+"	move.l	12(%sp),%a0\n"
+"	move.l	%d2,-(%sp)\n"
+"	.short	0x4c01, 0x0402\n"		/* mulu.l %d1,%d2:%d0 */
+"	tst.l	%d2\n"
+"	.short	0x4c41, 0x0402\n"		/* divu.l %d1,%d2:%d0 */
+"	add.l	%d2,%d0\n"
+"	moveq	#0,%d1\n"
+"	.short	0x0308, 0x0000\n"		/* movep.w 0(%a0),%d1 */
+"	add.l	%d1,%d0\n"
+"	move.l	(%sp)+,%d2\n"
+"	rts\n"
+"	.size	m68k_kpt_emu, . - m68k_kpt_emu\n"
+"	.globl	m68k_kpt_emu_more\n"
+"	.type	m68k_kpt_emu_more, @function\n"
+"m68k_kpt_emu_more:\n"
+"	.short	0x0efc, 0x8080, 0x90c1\n"	/* cas2.l %d0:%d1,%d2:%d3,(%a0):(%a1) */
+"	.short	0x04d0, 0x0800\n"		/* chk2.l (%a0),%d0 */
+"	.short	0x04e8, 0x0000, 0x0004\n"	/* cmp2.l 4(%a0),%d0 */
+"	rts\n"
+"	.size	m68k_kpt_emu_more, . - m68k_kpt_emu_more\n");
+
+#define KPT_EMU_SIZE	38	/* m68k_kpt_emu's bytes */
+
+/* each such instruction: where, how long, why refused */
+static const struct {
+	bool run;	/* in m68k_kpt_emu(), so the next one takes a probe */
+	u16 offset, len;
+	const char *name, *why;
+} kpt_emu_insns[] = {
+	{ true, 14, 4, "mulu.l, 64-bit product", "emulated in software" },
+	{ true, 20, 4, "divu.l, 64-bit dividend", "emulated in software" },
+	{ true, 28, 4, "movep.w", "emulated in software" },
+	{ false, 0, 6, "cas2.l", "emulated in software" },
+	{ false, 6, 4, "chk2.l", "chk2 traps" },
+	{ false, 10, 6, "cmp2.l", "emulated in software" },
+};
+
+static void kpt_060_emulated(struct kunit *test)
+{
+	static const u8 bytes[4] = { 0x12, 0xee, 0x34, 0xee };
+	struct kprobe after[ARRAY_SIZE(kpt_emu_insns)];
+	unsigned long size, offset;
+	unsigned int i, n = 0;
+
+	KUNIT_ASSERT_TRUE(test, kallsyms_lookup_size_offset((unsigned long)m68k_kpt_emu,
+							    &size, &offset));
+	KUNIT_ASSERT_EQ(test, size, KPT_EMU_SIZE);
+	/* unprobed; the first two products need 64 bits */
+	KUNIT_EXPECT_EQ(test, m68k_kpt_emu(0x12345678, 0x9abc, bytes), 0x123468ac);
+	KUNIT_EXPECT_EQ(test, m68k_kpt_emu(0x7ffe0000, 0x10001, bytes), 0x7ffe1234);
+	KUNIT_EXPECT_EQ(test, m68k_kpt_emu(0x800, 3, bytes), 0x1a34);
+
+	for (i = 0; i < ARRAY_SIZE(kpt_emu_insns); i++) {
+		unsigned long addr = kpt_emu_insns[i].offset +
+			(kpt_emu_insns[i].run ? (unsigned long)m68k_kpt_emu :
+			 (unsigned long)m68k_kpt_emu_more);
+		const char *name = kpt_emu_insns[i].name;
+		struct kprobe kp = { .addr = (kprobe_opcode_t *)addr };
+		struct m68k_insn insn;
+		int ret;
+
+		ret = m68k_insn_decode((const u16 *)addr, 6, addr, &insn);
+		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "%s", name);
+		KUNIT_EXPECT_EQ_MSG(test, insn.len, kpt_emu_insns[i].len, "%s", name);
+		KUNIT_EXPECT_EQ_MSG(test, insn.action, M68K_INSN_REFUSE, "%s", name);
+		KUNIT_EXPECT_TRUE_MSG(test, insn.why && strstr(insn.why, kpt_emu_insns[i].why),
+				      "%s: refused for '%s'", name, insn.why ?: "(nothing)");
+		KUNIT_EXPECT_EQ_MSG(test, kpt_register_once(&kp), -EINVAL, "%s", name);
+		if (!kpt_emu_insns[i].run)
+			continue;
+		after[n] = (struct kprobe) {
+			.addr = (kprobe_opcode_t *)(addr + kpt_emu_insns[i].len),
+			.pre_handler = kpt_pre,
+		};
+		ret = register_kprobe(&after[n]);
+		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "the instruction after %s", name);
+		if (!ret)
+			n++;
+	}
+	kpt_hits = 0;
+	KUNIT_EXPECT_EQ(test, m68k_kpt_emu(0x12345678, 0x9abc, bytes), 0x123468ac);
+	KUNIT_EXPECT_EQ(test, m68k_kpt_emu(0x800, 3, bytes), 0x1a34);
+	KUNIT_EXPECT_EQ(test, kpt_hits, 2 * n);
+	for (i = 0; i < n; i++)
+		unregister_kprobe(&after[i]);
+	kunit_info(test, "%s: %zu refused, %u probes after them hit %d times\n",
+		   CPU_IS_060 ? "68060, emulated" : "implemented by this CPU",
+		   ARRAY_SIZE(kpt_emu_insns), n, kpt_hits);
+}
+#endif
+
 /*
  * register_kprobe() on every symbol of [@start, @end) fails with -EINVAL
  * (the blacklist); returns how many symbols were tried.  Stops reporting
@@ -319,6 +439,9 @@ static struct kunit_case m68k_kprobes_cases[] = {
 	KUNIT_CASE(kpt_around_table_accepted),
 	KUNIT_CASE(kpt_case_probe_hit),
 	KUNIT_CASE(kpt_after_armed_probe),
+#ifndef CONFIG_COLDFIRE
+	KUNIT_CASE(kpt_060_emulated),
+#endif
 	KUNIT_CASE(kpt_sections_refused),
 #if defined(CONFIG_M68040) || defined(CONFIG_M68060)
 	KUNIT_CASE(kpt_fpsp_tables_refused),
