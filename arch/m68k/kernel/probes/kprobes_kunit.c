@@ -232,12 +232,11 @@ static void kpt_after_armed_probe(struct kunit *test)
  * 64-bit product (mulu.l), divides it back by b (divu.l with a 64-bit
  * dividend) and adds the word that movep.w gathers from p[0] and p[2].
  * The encodings are spelled out: an assembler for the 68060 alone
- * refuses them.  m68k_kpt_emu_more() is never run: cas2.l, chk2.l and
- * cmp2.l, for the decoder alone (QEMU, 7.2 at least, implements no
- * cmp2: an illegal instruction there).
+ * refuses them.  Behind its rts, never run, cas2.l, chk2.l and cmp2.l,
+ * for the decoder alone (QEMU, 7.2 at least, implements no cmp2: an
+ * illegal instruction there).
  */
 u32 m68k_kpt_emu(u32 a, u32 b, const u8 *p);
-void m68k_kpt_emu_more(void);
 asm(".text\n"
 "	.globl	m68k_kpt_emu\n"
 "	.type	m68k_kpt_emu, @function\n"
@@ -255,30 +254,26 @@ asm(".text\n"
 "	add.l	%d1,%d0\n"
 "	move.l	(%sp)+,%d2\n"
 "	rts\n"
-"	.size	m68k_kpt_emu, . - m68k_kpt_emu\n"
-"	.globl	m68k_kpt_emu_more\n"
-"	.type	m68k_kpt_emu_more, @function\n"
-"m68k_kpt_emu_more:\n"
 "	.short	0x0efc, 0x8080, 0x90c1\n"	/* cas2.l %d0:%d1,%d2:%d3,(%a0):(%a1) */
 "	.short	0x04d0, 0x0800\n"		/* chk2.l (%a0),%d0 */
 "	.short	0x04e8, 0x0000, 0x0004\n"	/* cmp2.l 4(%a0),%d0 */
 "	rts\n"
-"	.size	m68k_kpt_emu_more, . - m68k_kpt_emu_more\n");
+"	.size	m68k_kpt_emu, . - m68k_kpt_emu\n");
 
-#define KPT_EMU_SIZE	38	/* m68k_kpt_emu's bytes */
+#define KPT_EMU_SIZE	56	/* m68k_kpt_emu's bytes */
 
 /* each such instruction: where, how long, why refused */
 static const struct {
-	bool run;	/* in m68k_kpt_emu(), so the next one takes a probe */
+	bool run;	/* run, so the next one takes a probe */
 	u16 offset, len;
 	const char *name, *why;
 } kpt_emu_insns[] = {
 	{ true, 14, 4, "mulu.l, 64-bit product", "emulated in software" },
 	{ true, 20, 4, "divu.l, 64-bit dividend", "emulated in software" },
 	{ true, 28, 4, "movep.w", "emulated in software" },
-	{ false, 0, 6, "cas2.l", "emulated in software" },
-	{ false, 6, 4, "chk2.l", "chk2 traps" },
-	{ false, 10, 6, "cmp2.l", "emulated in software" },
+	{ false, 38, 6, "cas2.l", "emulated in software" },
+	{ false, 44, 4, "chk2.l", "chk2 traps" },
+	{ false, 48, 6, "cmp2.l", "emulated in software" },
 };
 
 static void kpt_060_emulated(struct kunit *test)
@@ -297,9 +292,8 @@ static void kpt_060_emulated(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, m68k_kpt_emu(0x800, 3, bytes), 0x1a34);
 
 	for (i = 0; i < ARRAY_SIZE(kpt_emu_insns); i++) {
-		unsigned long addr = kpt_emu_insns[i].offset +
-			(kpt_emu_insns[i].run ? (unsigned long)m68k_kpt_emu :
-			 (unsigned long)m68k_kpt_emu_more);
+		unsigned long addr = (unsigned long)m68k_kpt_emu +
+				     kpt_emu_insns[i].offset;
 		const char *name = kpt_emu_insns[i].name;
 		struct kprobe kp = { .addr = (kprobe_opcode_t *)addr };
 		struct m68k_insn insn;
