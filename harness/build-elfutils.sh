@@ -21,6 +21,8 @@
 set -euo pipefail
 me=build-elfutils
 die() { echo "$me: $*" >&2; exit 1; }
+# shellcheck source=harness/parallel.sh
+. "$(dirname "$0")/parallel.sh"
 
 [ $# -eq 1 ] || die "usage: $0 OUTDIR"
 out=$(realpath -m "$1")
@@ -32,7 +34,7 @@ host=m68k-linux-gnu
 pfx=$out/prefix
 libs=(libz.a libbz2.a liblzma.a libzstd.a libelf.a libdw.a)
 
-key=$(sha1sum <"$0" | cut -c1-16)
+key=$(cat "$0" "$(dirname "$0")/parallel.sh" | sha1sum | cut -c1-16)
 done_already() {
 	local l
 	[ "$(cat "$out/script.hash" 2>/dev/null)" = "$key" ] || return 1
@@ -172,16 +174,7 @@ build_elfutils() {
 
 # the compression libraries at the same time (each mostly a configure
 # script on one core), then elfutils, which links against them
-pids=()
-for b in zlib bzip2 xz zstd; do
-	build_$b &
-	pids+=($!)
-done
-failed=0
-for pid in "${pids[@]}"; do
-	wait "$pid" || failed=1
-done
-[ $failed -eq 0 ] || die "a build failed (its log is named above)"
+run_parallel build_ zlib bzip2 xz zstd
 build_elfutils
 for l in "${libs[@]}"; do check_lib "$l"; done
 rm -rf "$out/src"

@@ -18,7 +18,7 @@
 # uses), and with it the build of bfd that libctf needs.
 #
 # Does nothing when the three programs were built by this script as it is
-# (OUTDIR/script.hash: a hash of it and arch.sh; a file's time would
+# (OUTDIR/script.hash: a hash of it, arch.sh and parallel.sh; a file's time would
 # change with every git checkout, and rebuild for nothing).  The
 # source packages are downloaded once into build/dl; build logs are
 # OUTDIR/*.log.  The three are built at the same time: most of each build
@@ -28,6 +28,8 @@
 set -euo pipefail
 # shellcheck source=harness/arch.sh
 . "$(dirname "$0")/arch.sh"
+# shellcheck source=harness/parallel.sh
+. "$(dirname "$0")/parallel.sh"
 me=build-gnu-tools
 die() { echo "$me: $*" >&2; exit 1; }
 
@@ -37,7 +39,7 @@ dl=$(realpath -m "$(dirname "$0")/../build/dl")
 jobs=${JOBS:-$(nproc)}
 cc=$GUEST_CC
 
-key=$(cat "$0" "$(dirname "$0")/arch.sh" | sha1sum | cut -c1-16)
+key=$(cat "$0" "$(dirname "$0")/arch.sh" "$(dirname "$0")/parallel.sh" | sha1sum | cut -c1-16)
 if [ -x "$out/bin/gawk" ] && [ -x "$out/bin/readelf" ] && [ -x "$out/bin/lscpu" ] &&
    [ "$(cat "$out/script.hash" 2>/dev/null)" = "$key" ]; then
 	echo "$me: $out/bin is up to date, nothing to do"
@@ -158,16 +160,7 @@ build_lscpu() {
 
 # Each build in a subshell of its own (a failure says which and exits
 # it); the step fails when any of them did, after all three ended.
-pids=()
-for prog in gawk readelf lscpu; do
-	build_$prog &
-	pids+=($!)
-done
-failed=0
-for pid in "${pids[@]}"; do
-	wait "$pid" || failed=1
-done
-[ $failed -eq 0 ] || die "a build failed (its log is named above)"
+run_parallel build_ gawk readelf lscpu
 
 rm -rf "$out/src"
 echo "$key" >"$out/script.hash"

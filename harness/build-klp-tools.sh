@@ -35,7 +35,7 @@
 # PATH and that path rewritten.
 #
 # Does nothing when the programs were built by this script as it is
-# (OUTDIR/script.hash: a hash of it and arch.sh; a file's time would
+# (OUTDIR/script.hash: a hash of it, arch.sh and parallel.sh; a file's time would
 # change with every git checkout, and rebuild for nothing).  The source
 # packages are downloaded once into build/dl; build logs are OUTDIR/*.log.
 # The six are built at the same time: most of each build is a configure
@@ -44,6 +44,8 @@
 set -euo pipefail
 # shellcheck source=harness/arch.sh
 . "$(dirname "$0")/arch.sh"
+# shellcheck source=harness/parallel.sh
+. "$(dirname "$0")/parallel.sh"
 me=build-klp-tools
 die() { echo "$me: $*" >&2; exit 1; }
 
@@ -55,7 +57,7 @@ cc=$GUEST_CC
 
 progs=(bash date stat diff sysctl kmod getconf)
 kmod_links=(insmod rmmod modinfo modprobe lsmod)
-key=$(cat "$0" "$(dirname "$0")/arch.sh" | sha1sum | cut -c1-16)
+key=$(cat "$0" "$(dirname "$0")/arch.sh" "$(dirname "$0")/parallel.sh" | sha1sum | cut -c1-16)
 uptodate=1
 for p in "${progs[@]}" "${kmod_links[@]}"; do
 	[ -x "$out/bin/$p" ] || uptodate=
@@ -250,16 +252,7 @@ build_glibc() {
 
 # Each build in a subshell of its own (a failure says which and exits
 # it); the step fails when any of them did, after all of them ended.
-pids=()
-for pkg in bash coreutils diffutils procps kmod glibc; do
-	build_"$pkg" &
-	pids+=($!)
-done
-failed=0
-for pid in "${pids[@]}"; do
-	wait "$pid" || failed=1
-done
-[ $failed -eq 0 ] || die "a build failed (its log is named above)"
+run_parallel build_ bash coreutils diffutils procps kmod glibc
 
 rm -rf "$out/src"
 echo "$key" >"$out/script.hash"
