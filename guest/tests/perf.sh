@@ -131,11 +131,11 @@ esac
 # ($argN, $retval).
 pp_names="defs args line return L V"
 
-# guest_defs DIR: the guest's perf writes what perf-probe-defs.sh writes
+# guest_defs DIR KO: the guest's perf writes what perf-probe-defs.sh
+# writes, from the module KO
 guest_defs() {
-	_d=$1
+	_d=$1 _ko=$2
 	rm -rf "$_d" && mkdir -p "$_d"
-	_ko=$(find /lib/modules/"$(uname -r)" -name probe_target.ko | head -n 1)
 	[ -n "$_ko" ] || { echo "no probe_target.ko in /lib/modules" >"$_d/entry.err"; return; }
 	# the offset of PT_LINE from pt_mix's first line, from -L's numbering
 	# of the source (-s: where the source is, for the DWARF's file name)
@@ -216,10 +216,10 @@ case $(uname -r) in
 	skip perf-probe-guest-add "6.12's perf has no m68k DWARF register names" ;;
 *)
 	probe_checks perf-probe /opt/perf-probe "the host's perf"
-	guest_defs /tmp/pp-guest
+	ko=$(find /lib/modules/"$(uname -r)" -name probe_target.ko | head -n 1)
+	guest_defs /tmp/pp-guest "$ko"
 	probe_checks perf-probe-guest /tmp/pp-guest "the guest's perf"
 	# perf probe -a adds the event itself, -l lists it, -d removes it
-	ko=$(find /lib/modules/"$(uname -r)" -name probe_target.ko | head -n 1)
 	modprobe probe_target
 	$P probe -q -m "$ko" -a 'ppadd=pt_mix a b' >/tmp/pp-add.out 2>&1
 	$P probe -l >>/tmp/pp-add.out 2>&1
