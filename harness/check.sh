@@ -203,10 +203,12 @@ suites() {
 	# function (several minutes more of its slower emulation)
 	only73 suite hatari030 atari030-dynamic guest 600 hatari.sh \
 		--append "hatari.cpu=68030 hatari.all=0"
-	# the uprobes suite on the 68060 (about a minute): breakpoints written
-	# into user text, single steps out of line in the XOL page.  Not on
-	# the 68030 yet: there the first hit's step ends in SIGSEGV (issue 58)
+	# the uprobes suite on the 68060 and the 68030 (under a minute each):
+	# breakpoints written into user text, single steps out of line in the
+	# XOL page (on the 030 the first step faults the page in: Hatari
+	# patch 0005)
 	only73 suite hatari060-uprobes atari060-dynamic guest 900 uprobes.sh "${nokunit[@]}"
+	only73 suite hatari030-uprobes atari030-dynamic guest 900 uprobes.sh "${nokunit[@]}"
 	# the function tracer's suite on the 68060: ~4 minutes
 	long only73 suite hatari060-function atari060-dynamic guest 1800 function.sh "${nokunit[@]}"
 	# ColdFire: the tracing self tests, and the trace events of a boot
