@@ -209,12 +209,13 @@ suites() {
 	# patch 0005)
 	only73 suite hatari060-uprobes atari060-dynamic guest 900 uprobes.sh "${nokunit[@]}"
 	only73 suite hatari030-uprobes atari030-dynamic guest 900 uprobes.sh "${nokunit[@]}"
-	# the kprobes suite on the 68060 (~4 minutes): a probe on every
-	# instruction of six hot functions, written into text the emulated
-	# instruction cache holds.  Not on the 68030 yet: Hatari's 030 takes
-	# the prefetch fault at a stepped branch's target (below the slot
-	# page, unmapped) before the trace, a kernel bus error (issue 58)
+	# the kprobes suite on the 68060 and the 68030 (~4 minutes each): a
+	# probe on every instruction of six hot functions, written into text
+	# the emulated instruction cache holds.  On the 030 a branch stepped
+	# in a slot may aim at an unmapped page: the trace comes first
+	# (Hatari patch 0007)
 	only73 suite hatari060-kprobes atari060-dynamic kprobes_suite
+	only73 suite hatari030-kprobes atari030-dynamic kprobes_suite
 	# the function tracer's suite on the 68060: ~4 minutes
 	long only73 suite hatari060-function atari060-dynamic guest 1800 function.sh "${nokunit[@]}"
 	# ColdFire: the tracing self tests, and the trace events of a boot
