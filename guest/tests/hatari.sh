@@ -18,6 +18,10 @@ check cpu "cpuinfo says CPU '$cpu' MMU '$mmu', expected $want" \
 	test "$cpu" = "$want" -a "$mmu" = "$want"
 # --- the kernel's copies to and from user memory, faulting half way
 check_usercopy
+# --- a debugger's single step over a branch into an unmapped page: the
+# trace comes at the target, the fault after it (kprobes steps branches
+# the same way)
+check step-branch "single steps of branches: step-branch's lines above" step-branch
 
 before=$(workload_digest)
 
