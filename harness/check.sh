@@ -203,6 +203,10 @@ suites() {
 	# function (several minutes more of its slower emulation)
 	only73 suite hatari030 atari030-dynamic guest 600 hatari.sh \
 		--append "hatari.cpu=68030 hatari.all=0"
+	# the foundation suite on both (KUnit ran in the suites above; these
+	# kernels have no boot self tests of the tracers: configs/atari.config)
+	only73 suite hatari060-foundation atari060-dynamic guest 900 foundation.sh "${nokunit[@]}"
+	only73 suite hatari030-foundation atari030-dynamic guest 900 foundation.sh "${nokunit[@]}"
 	# the uprobes suite on the 68060 and the 68030 (under a minute each):
 	# breakpoints written into user text, single steps out of line in the
 	# XOL page (on the 030 the first step faults the page in: Hatari
