@@ -220,8 +220,12 @@ suites() {
 	# (Hatari patch 0007)
 	only73 suite hatari060-kprobes atari060-dynamic kprobes_suite
 	only73 suite hatari030-kprobes atari030-dynamic kprobes_suite
-	# the function tracer's suite on the 68060: ~4 minutes
+	# the function tracer's suite on the 68060: ~4 minutes; the dynamic
+	# suite (200 switches of the tracers on every function under load):
+	# ~15 minutes on the 060, ~18 on the 030
 	long only73 suite hatari060-function atari060-dynamic guest 1800 function.sh "${nokunit[@]}"
+	long only73 suite hatari060-dynamic atari060-dynamic guest 3600 dynamic.sh "${nokunit[@]}"
+	long only73 suite hatari030-dynamic atari030-dynamic guest 3600 dynamic.sh "${nokunit[@]}"
 	# ColdFire: the tracing self tests, and the trace events of a boot
 	only73 suite mcf5208-selftests mcf5208-boot nouser_suite 300 selftests
 	only73 suite mcf5208-boottrace mcf5208-boottrace nouser_suite 300 boottrace
