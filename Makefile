@@ -24,6 +24,7 @@
 #   make anchor-ftracetest [VARIANT=pfe]   kselftest ftrace on x86_64 beside m68k (slow)
 #   make qemu-cpus [QEMU=binary]   which 030/040/060 instructions QEMU's models run
 #   make hatari   the Atari emulator the 68060 and 68030 machines boot on
+#   make mutate MACHINE=atari060 [MUTANTS=...]   cache flush mutants (slow)
 #
 # Every target takes KERNEL=7.3 (default) or KERNEL=6.12.  Every step is
 # incremental; build products and logs live in build/ (build/KERNEL/ for a
@@ -203,7 +204,7 @@ HATARI_SRC ?= $(TRACE_CMD_SRC)
 
 .PHONY: run check results bench bench-calls profile shell guest record view deps tree kernel initramfs guest-bin gnu-tools klp-tools host-perf \
 	trace-cmd elfutils perf clean FORCE sweep series am-check checkpatch series-check bisect-build defconfigs \
-	anchor-ftracetest qemu-cpus hatari
+	anchor-ftracetest qemu-cpus hatari mutate
 
 deps:
 	@$(STAGE) deps harness/deps.sh
@@ -400,6 +401,13 @@ check:
 		[ "$$s" != all ] || s=; d=$(SHARED)/$$k; \
 		SUITES=$$s KERNEL=$$k harness/check.sh --run $$d; dirs="$$dirs $$d"; done; \
 		harness/check.sh --summary $$dirs
+
+# The cache flush mutants (harness/mutate.sh): the Atari kernel rebuilt
+# without one instruction cache flush at a time must fail a suite on the
+# emulated caches; their results are in docs/machines.md.  ~1 hour.
+mutate: initramfs
+	@case $(MACHINE) in atari*) ;; *) echo "make mutate: MACHINE=atari060 or atari030 (emulated instruction caches)" >&2; exit 2 ;; esac
+	@$(STAGE) mutate harness/mutate.sh $(B) $(MACHINE)-$(VARIANT) $(MUTANTS)
 
 # docs/results.md from the last `make check` (and `make bench`, if run).
 results:
