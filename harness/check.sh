@@ -213,7 +213,7 @@ suites() {
 	# patch 0005)
 	only73 suite hatari060-uprobes atari060-dynamic guest 900 uprobes.sh "${nokunit[@]}"
 	only73 suite hatari030-uprobes atari030-dynamic guest 900 uprobes.sh "${nokunit[@]}"
-	# the kprobes suite on the 68060 and the 68030 (~4 minutes each): a
+	# the kprobes suite on the 68060 and the 68030 (~4 and ~6 minutes): a
 	# probe on every instruction of six hot functions, written into text
 	# the emulated instruction cache holds.  On the 030 a branch stepped
 	# in a slot may aim at an unmapped page: the trace comes first
