@@ -178,6 +178,12 @@ endif
 # jump labels that 6.12's m68k has not
 BENCH_VARIANTS := plain fp $(if $(filter 6.12,$(KERNEL)),static) dynamic pfe \
 	$(if $(filter 7.3,$(KERNEL)),notp tp tpnojl)
+# The Atari machines: what tracing compiled in and off costs, and the
+# per-call figures (each Atari kernel builds in ~9 minutes and its bench
+# boots run on Hatari's speed)
+ifneq ($(filter atari%,$(MACHINE)),)
+BENCH_VARIANTS := plain dynamic
+endif
 
 export PATH := $(SHARED)/bin:$(PATH)
 

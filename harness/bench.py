@@ -136,20 +136,31 @@ def fig(figures, name):
 
 # (ColdFire's FLAT init adds " (the FLAT init)")
 ICOUNT = re.compile(r'^qemu-run: guest script exited 0 .*\(-icount shift=(\d+): [^)]*, (\S+)\)')
+# Hatari (the Atari machines): no instruction count, its own emulated time
+HATARI = re.compile(r'^qemu-run: guest script exited 0 .*\(Hatari, ([^)]*)\)')
+# What a figure counts: guest instructions under QEMU -icount; on Hatari,
+# nanoseconds of its emulated time, which follows the cycles its CPU
+# tables give each instruction (divided by --cpu-cycle-div) and not the
+# host's load
+UNIT = {'insn': ('instructions', 'instr'), 'ns': ('ns of Hatari\'s emulated time', 'ns')}
 
 
 def icount(path):
-    """(shift, board) of the benchmark boot whose qemu-run output is PATH:
-    guest time is 2^shift ns an instruction (harness/qemu-run.sh)."""
+    """(ns, board, unit) of the benchmark boot whose qemu-run output is
+    PATH: under QEMU guest time is 2^shift ns an instruction (unit 'insn',
+    harness/qemu-run.sh); on Hatari the figures stay in ns (unit 'ns')."""
     try:
         with open(path, errors='replace') as f:
             for line in f:
                 m = ICOUNT.match(line.rstrip('\n'))
                 if m:
-                    return int(m.group(1)), m.group(2)
+                    return 1 << int(m.group(1)), m.group(2), 'insn'
+                m = HATARI.match(line.rstrip('\n'))
+                if m:
+                    return 1, f'Hatari {m.group(1)}', 'ns'
     except OSError as e:
         raise BenchError(f'{path}: {e}') from e
-    raise BenchError(f'{path}: no "-icount shift=" in qemu-run\'s exit line: '
+    raise BenchError(f'{path}: neither "-icount shift=" nor Hatari in qemu-run\'s exit line: '
                      'cannot convert guest time to instructions')
 
 
@@ -201,9 +212,9 @@ def load_anchor(d):
     this run has no anchor (no x86_64.out)."""
     if not os.path.exists(os.path.join(d, f'{ANCHOR}.out')):
         return None
-    shift, _ = icount(os.path.join(d, f'{ANCHOR}.out'))
+    ns, _, _ = icount(os.path.join(d, f'{ANCHOR}.out'))
     samples, figures = parse_log(os.path.join(d, f'{ANCHOR}.log'))
-    entries, out = call_figures(samples, figures, 1 << shift)
+    entries, out = call_figures(samples, figures, ns)
     if not entries:
         raise BenchError(f'{ANCHOR}.log: no per-call figures (no BENCH lines or '
                          'no traced-entry count)')
@@ -226,28 +237,30 @@ def anchor_cell(state, anchor):
     return f'{anchor[state]:,.0f}' if anchor and anchor.get(state) else '-'
 
 
-def render_per_call(samples, figures, kernel, ns_insn, anchor=None):
+def render_per_call(samples, figures, kernel, ns_insn, anchor=None, unit='insn'):
     pc = per_call(samples, figures, ns_insn)
     if not pc:
         return []
     entries, out = pc
     x86 = (f'; x86_64: {anchor["entries"]} entries per getppid()' if anchor else '')
     lines = ['', f'Per traced call ({kernel} kernel; getppid() has {entries} traced '
-             f'entries, counted; instructions = (traced - off) / {entries}{x86}):', '',
-             f'| tracer | instr/call | {ANCHOR} | ratio, target |', '|---|---:|---:|---:|']
+             f'entries, counted; {UNIT[unit][0]} = (traced - off) / {entries}{x86}):', '',
+             f'| tracer | {UNIT[unit][1]}/call | {ANCHOR} | ratio, target |',
+             '|---|---:|---:|---:|']
     for state, per in out.items():
         lines.append(f'| {STATE_TEXT[state]} | {per:,.0f} | {anchor_cell(state, anchor)} | '
                      f'{verdict(state, per, anchor)} |')
     return lines
 
 
-def render_per_hit(samples, kernel, ns_insn, anchor=None):
+def render_per_hit(samples, kernel, ns_insn, anchor=None, unit='insn'):
     rows = per_hit(samples, ns_insn)
     if not rows:
         return []
     lines = ['', f'Per probe hit ({kernel} kernel; one hit per getppid() or per user '
-             'function call, the event recorded; instructions = probed - off):', '',
-             f'| probe | instr/hit | {ANCHOR} | ratio, target |', '|---|---:|---:|---:|']
+             f'function call, the event recorded; {UNIT[unit][0]} = probed - off):', '',
+             f'| probe | {UNIT[unit][1]}/hit | {ANCHOR} | ratio, target |',
+             '|---|---:|---:|---:|']
     for state, per in rows.items():
         lines.append(f'| {STATE_TEXT[state]} | {per:,.0f} | {anchor_cell(state, anchor)} | '
                      f'{verdict(state, per, anchor)} |')
@@ -266,17 +279,18 @@ def render_calls(d):
         if vals:
             med, spread = summary(vals)
             out.append(f'| {STATE_TEXT[state]} | {med:,.0f} ns | {spread:.2f} % |')
-    ns_insn = 1 << icount(os.path.join(d, 'calls.out'))[0]
-    lines = render_per_call(samples, figures, 'this', ns_insn)
+    ns_insn, board, unit = icount(os.path.join(d, 'calls.out'))
+    out[0] += f', {board}'
+    lines = render_per_call(samples, figures, 'this', ns_insn, unit=unit)
     if not lines:
         raise BenchError('calls.log: no traced-entry count')
-    lines += render_per_hit(samples, 'this', ns_insn)
+    lines += render_per_hit(samples, 'this', ns_insn, unit=unit)
     return '\n'.join(out + lines) + '\n'
 
 
 def read_boots(d, logs, what):
     """The boots {kernel: NAME} of one set (NAME.log, NAME.out in @d), all
-    on one board and clock: -> ((shift, board), {kernel: samples},
+    on one board and clock: -> ((ns, board, unit), {kernel: samples},
     {kernel: figures}).  A tp kernel must have counted its sites."""
     runs = {icount(os.path.join(d, f'{n}.out')) for n in logs.values()}
     if len(runs) != 1:
@@ -300,6 +314,14 @@ def collect(d):
     tp = any(ran(k) for k in TP_KERNELS)
     kernels = [k for k in KERNELS
                if (k != 'static' or ran(k)) and (k not in TP_KERNELS or tp)]
+    # harness/bench.sh names the kernels it booted (the Atari machines
+    # boot plain and dynamic only): each must have its log
+    want = os.environ.get('BENCH_VARIANTS', '').split()
+    if want:
+        if not {'plain', 'dynamic'} <= set(want) or set(want) - set(KERNELS):
+            raise BenchError(f'BENCH_VARIANTS "{" ".join(want)}": plain and dynamic '
+                             f'and no others than {", ".join(KERNELS)}')
+        kernels = [k for k in KERNELS if k in want]
     data['kernels'] = kernels
     # the kernel tree: BUILD_DIR/pristine beside BUILD_DIR/bench
     try:
@@ -307,9 +329,8 @@ def collect(d):
             data['linux'] = f.read().strip()
     except OSError:
         pass
-    (data['shift'], data['board']), data['samples'], data['figures'] = \
+    (data['ns_insn'], data['board'], data['unit']), data['samples'], data['figures'] = \
         read_boots(d, {k: k for k in kernels}, 'the boots')
-    data['ns_insn'] = 1 << data['shift']
     _, data['figures']['stop_machine'] = parse_log(os.path.join(d, 'stop_machine.log'))
     try:
         with open(os.path.join(d, 'sizes.txt')) as f:
@@ -352,12 +373,20 @@ def render(data, previous=None):
     base = {wl: summary(s['plain'][('off', wl)])[0]
             for wl in WORKLOADS if ('off', wl) in s['plain']}
     linux = data.get('linux')
+    unit = data.get('unit', 'insn')
+    if unit == 'insn':
+        clock = [f'QEMU {data["board"]} 68040, `-icount shift={data["ns_insn"].bit_length() - 1},'
+                 f'sleep=off`: {data["ns_insn"]} ns of guest time',
+                 'is one guest instruction.']
+    else:
+        clock = [f'{data["board"]}: no instruction count; the figures are ns of Hatari\'s',
+                 'emulated time, which follows the cycles of its CPU tables (divided by',
+                 '--cpu-cycle-div, harness/qemu-run.sh), not the host\'s load.']
     out = [f'# make bench, {date.today().isoformat()}', '',
-           (f'Linux {linux} (Debian\'s linux-source), ' if linux else '') +
-           f'QEMU {data["board"]} 68040, `-icount shift={data["shift"]},sleep=off`: '
-           f'{data["ns_insn"]} ns of guest time',
-           'is one guest instruction.  Median of the repetitions (spread =',
-           '(max - min) / median); ratio against the plain kernel, tracing off.', '']
+           (f'Linux {linux} (Debian\'s linux-source), ' if linux else '') + clock[0],
+           *clock[1:],
+           'Median of the repetitions (spread = (max - min) / median); ratio',
+           'against the plain kernel, tracing off.', '']
     kernels = data.get('kernels', KERNELS)
     for k in kernels:
         out.append(f'* **{k}**: {KERNEL_TEXT[k]}')
@@ -414,8 +443,9 @@ def render(data, previous=None):
         out += ['', f'No {ANCHOR} anchor in this run (`make bench BENCH_ANCHOR=` leaves '
                 'it out): the ratio targets are not evaluated.']
     for k in ('dynamic', 'pfe'):
-        out += render_per_call(s[k], F[k], k, data['ns_insn'], anchor)
-        out += render_per_hit(s[k], k, data['ns_insn'], anchor)
+        if k in s:
+            out += render_per_call(s[k], F[k], k, data['ns_insn'], anchor, unit)
+            out += render_per_hit(s[k], k, data['ns_insn'], anchor, unit)
     out += render_tracepoints(data)
     out += ['', '## Targets', '']
     out += targets(data)
@@ -455,9 +485,9 @@ def load_anchor_tp(d):
     if 'notp' not in have or 'tp' not in have:
         missing = ', '.join(f'{names[k]}.log' for k in ('notp', 'tp') if k not in have)
         raise BenchError(f'{missing}: missing (the anchor\'s notp and tp kernels: both or none)')
-    (shift, _), samples, figures = read_boots(
+    (ns, _, _), samples, figures = read_boots(
         d, {k: n for k, n in names.items() if k in have}, 'the anchor\'s tracepoint boots')
-    return {'samples': samples, 'figures': figures, 'ns_insn': 1 << shift}
+    return {'samples': samples, 'figures': figures, 'ns_insn': ns}
 
 
 def tracepoint_cost(data, anchor=False):
@@ -539,13 +569,15 @@ def targets(data):
         try:
             plain = summary(s['plain'][('off', wl)])[0]
             dyn = summary(s['dynamic'][('off', wl)])[0]
-            fp = summary(s['fp'][('off', wl)])[0]
         except KeyError:
             continue
         slow = (dyn / plain - 1) * 100
-        lines.append(f'* compiled in, off, {wl_text}: {pct(slow)} against plain '
-                     f'({"met" if slow <= 0.5 else "MISSED"}: <= +0.5 %); '
-                     f'{pct((dyn / fp - 1) * 100)} against fp (the trapf.l sites alone)')
+        line = (f'* compiled in, off, {wl_text}: {pct(slow)} against plain '
+                f'({"met" if slow <= 0.5 else "MISSED"}: <= +0.5 %)')
+        if ('off', wl) in s.get('fp', {}):
+            fp = summary(s['fp'][('off', wl)])[0]
+            line += f'; {pct((dyn / fp - 1) * 100)} against fp (the trapf.l sites alone)'
+        lines.append(line)
         if wl == 'syscall':
             lines += ratio_targets(data)
         pfe = s.get('pfe', {}).get(('off', wl))
@@ -589,7 +621,10 @@ def ratio_targets(data):
     against the anchor's (RATIO_TARGETS)."""
     s, F, anchor = data['samples'], data['figures'], data.get('anchor')
     lines = []
+    unit = UNIT[data.get('unit', 'insn')][0]
     for k in ('dynamic', 'pfe'):
+        if k not in s:
+            continue
         _, figures = call_figures(s[k], F[k], data['ns_insn'])
         fn = figures.get('function')
         for state in SECOND_OPS_STATES:
@@ -604,7 +639,7 @@ def ratio_targets(data):
                 continue
             per = figures[state]
             what = 'per traced call' if state in PER_CALL_STATES else 'per hit'
-            line = f'* {STATE_TEXT[state]}, {what} ({k}): {per:,.0f} instructions'
+            line = f'* {STATE_TEXT[state]}, {what} ({k}): {per:,.0f} {unit}'
             if anchor and anchor.get(state):
                 line += (f' against {ANCHOR}\'s {anchor[state]:,.0f}: '
                          f'{verdict(state, per, anchor)}')

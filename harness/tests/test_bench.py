@@ -364,6 +364,37 @@ class BenchTest(unittest.TestCase):
             # (8800 - 800) ns / 2 entries / 8 ns an instruction
             self.assertIn('| function tracer, all functions | 500 | - | no anchor |', f.read())
 
+    def test_hatari_plain_and_dynamic(self):
+        # the Atari machines: plain and dynamic only, on Hatari, whose
+        # figures stay in ns of its emulated time
+        for k in bench.KERNELS:
+            if k not in ('plain', 'dynamic'):
+                os.unlink(os.path.join(self.d, f'{k}.log'))
+        hatari = ('qemu-run: guest script exited 0 after 900s (Hatari, --machine falcon '
+                  '--cpulevel 6)\n')
+        for k in ('plain', 'dynamic'):
+            write(self.d, f'{k}.out', hatari)
+        with open(os.path.join(self.d, 'dynamic.log')) as f:
+            log = f.read()
+        write(self.d, 'dynamic.log', log + 'FIGURE entries-10000-calls 20000 entries\n')
+        os.environ['BENCH_VARIANTS'] = 'plain dynamic'
+        try:
+            self.assertEqual(self.run_main(), 0)
+            t = self.table()
+            self.assertIn('Hatari --machine falcon --cpulevel 6: no instruction count', t)
+            self.assertIn('| tracer | ns/call | x86_64 | ratio, target |', t)
+            # (8000 - 1004) ns / 2 entries
+            self.assertIn('| function tracer, all functions | 3,498 | - | no anchor |', t)
+            self.assertIn('* compiled in, off, getppid() (ns/call): +0.40 % against plain', t)
+            self.assertNotIn('against fp', t)
+            # a kernel it names must have booted
+            os.unlink(os.path.join(self.d, 'plain.log'))
+            self.assertEqual(self.run_main(), 1)
+            os.environ['BENCH_VARIANTS'] = 'dynamic'
+            self.assertEqual(self.run_main(), 1)
+        finally:
+            del os.environ['BENCH_VARIANTS']
+
     def test_missing_log_fails(self):
         os.unlink(os.path.join(self.d, 'fp.log'))
         self.assertEqual(self.run_main(), 1)
