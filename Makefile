@@ -178,11 +178,11 @@ endif
 # jump labels that 6.12's m68k has not
 BENCH_VARIANTS := plain fp $(if $(filter 6.12,$(KERNEL)),static) dynamic pfe \
 	$(if $(filter 7.3,$(KERNEL)),notp tp tpnojl)
-# The Atari machines: what tracing compiled in and off costs, and the
-# per-call figures (each Atari kernel builds in ~9 minutes and its bench
-# boots run on Hatari's speed)
+# The Atari machines: what tracing compiled in and off costs (plain, fp:
+# the frame pointers' share, dynamic) and the per-call figures, the
+# kernels only that these need (each Atari kernel builds in ~9 minutes)
 ifneq ($(filter atari%,$(MACHINE)),)
-BENCH_VARIANTS := plain dynamic
+BENCH_VARIANTS := plain fp dynamic
 endif
 
 export PATH := $(SHARED)/bin:$(PATH)

@@ -140,8 +140,8 @@ ICOUNT = re.compile(r'^qemu-run: guest script exited 0 .*\(-icount shift=(\d+): 
 HATARI = re.compile(r'^qemu-run: guest script exited 0 .*\(Hatari, ([^)]*)\)')
 # What a figure counts: guest instructions under QEMU -icount; on Hatari,
 # nanoseconds of its emulated time, which follows the cycles its CPU
-# tables give each instruction (divided by --cpu-cycle-div) and not the
-# host's load
+# tables give each instruction (divided by --cpu-cycle-div) and its model
+# of the machine, not the host's load
 UNIT = {'insn': ('instructions', 'instr'), 'ns': ('ns of Hatari\'s emulated time', 'ns')}
 
 
@@ -380,8 +380,9 @@ def render(data, previous=None):
                  'is one guest instruction.']
     else:
         clock = [f'{data["board"]}: no instruction count; the figures are ns of Hatari\'s',
-                 'emulated time, which follows the cycles of its CPU tables (divided by',
-                 '--cpu-cycle-div, harness/qemu-run.sh), not the host\'s load.']
+                 'emulated time (32 MHz, its CPU tables\' cycles divided by --cpu-cycle-div:',
+                 'harness/qemu-run.sh), which does not follow the host\'s load; what an',
+                 'instruction costs there is Hatari\'s model: compare figures of one run.']
     out = [f'# make bench, {date.today().isoformat()}', '',
            (f'Linux {linux} (Debian\'s linux-source), ' if linux else '') + clock[0],
            *clock[1:],
