@@ -226,8 +226,6 @@ suites() {
 	long only73 suite hatari060-function atari060-dynamic guest 1800 function.sh "${nokunit[@]}"
 	long only73 suite hatari060-dynamic atari060-dynamic guest 3600 dynamic.sh "${nokunit[@]}"
 	long only73 suite hatari030-dynamic atari030-dynamic guest 3600 dynamic.sh "${nokunit[@]}"
-	# kselftest ftrace on the 68060, the same verdicts as on virt
-	long only73 suite hatari060-ftracetest atari060-dynamic guest 9000 ftracetest.sh "${nokunit[@]}"
 	# ColdFire: the tracing self tests, and the trace events of a boot
 	only73 suite mcf5208-selftests mcf5208-boot nouser_suite 300 selftests
 	only73 suite mcf5208-boottrace mcf5208-boottrace nouser_suite 300 boottrace
