@@ -314,8 +314,8 @@ def collect(d):
     tp = any(ran(k) for k in TP_KERNELS)
     kernels = [k for k in KERNELS
                if (k != 'static' or ran(k)) and (k not in TP_KERNELS or tp)]
-    # harness/bench.sh names the kernels it booted (the Atari machines
-    # boot plain and dynamic only): each must have its log
+    # harness/bench.sh names the kernels it booted (BENCH_VARIANTS: the
+    # Atari machines boot plain, fp and dynamic only): each must have its log
     want = os.environ.get('BENCH_VARIANTS', '').split()
     if want:
         if not {'plain', 'dynamic'} <= set(want) or set(want) - set(KERNELS):
