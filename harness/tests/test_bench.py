@@ -8,6 +8,7 @@ import sys
 import tempfile
 import unittest
 from contextlib import redirect_stderr, redirect_stdout
+from unittest import mock
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
 import bench  # noqa: E402
@@ -42,6 +43,12 @@ def spawn_lines(spawn):
 
 class BenchTest(unittest.TestCase):
     def setUp(self):
+        # bench.py takes the booted kernels from BENCH_VARIANTS: the
+        # tests set it themselves, never the caller's environment
+        env = mock.patch.dict(os.environ)
+        env.start()
+        self.addCleanup(env.stop)
+        os.environ.pop('BENCH_VARIANTS', None)
         self.tmp = tempfile.TemporaryDirectory()
         self.d = self.tmp.name
         # syscall medians: plain 1000, fp 1010, static 1200, dynamic 1004
@@ -378,22 +385,19 @@ class BenchTest(unittest.TestCase):
             log = f.read()
         write(self.d, 'dynamic.log', log + 'FIGURE entries-10000-calls 20000 entries\n')
         os.environ['BENCH_VARIANTS'] = 'plain dynamic'
-        try:
-            self.assertEqual(self.run_main(), 0)
-            t = self.table()
-            self.assertIn('Hatari --machine falcon --cpulevel 6: no instruction count', t)
-            self.assertIn('| tracer | ns/call | x86_64 | ratio, target |', t)
-            # (8000 - 1004) ns / 2 entries
-            self.assertIn('| function tracer, all functions | 3,498 | - | no anchor |', t)
-            self.assertIn('* compiled in, off, getppid() (ns/call): +0.40 % against plain', t)
-            self.assertNotIn('against fp', t)
-            # a kernel it names must have booted
-            os.unlink(os.path.join(self.d, 'plain.log'))
-            self.assertEqual(self.run_main(), 1)
-            os.environ['BENCH_VARIANTS'] = 'dynamic'
-            self.assertEqual(self.run_main(), 1)
-        finally:
-            del os.environ['BENCH_VARIANTS']
+        self.assertEqual(self.run_main(), 0)
+        t = self.table()
+        self.assertIn('Hatari --machine falcon --cpulevel 6: no instruction count', t)
+        self.assertIn('| tracer | ns/call | x86_64 | ratio, target |', t)
+        # (8000 - 1004) ns / 2 entries
+        self.assertIn('| function tracer, all functions | 3,498 | - | no anchor |', t)
+        self.assertIn('* compiled in, off, getppid() (ns/call): +0.40 % against plain', t)
+        self.assertNotIn('against fp', t)
+        # a kernel it names must have booted
+        os.unlink(os.path.join(self.d, 'plain.log'))
+        self.assertEqual(self.run_main(), 1)
+        os.environ['BENCH_VARIANTS'] = 'dynamic'
+        self.assertEqual(self.run_main(), 1)
 
     def test_missing_log_fails(self):
         os.unlink(os.path.join(self.d, 'fp.log'))
