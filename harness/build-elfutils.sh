@@ -21,8 +21,8 @@
 set -euo pipefail
 me=build-elfutils
 die() { echo "$me: $*" >&2; exit 1; }
-# shellcheck source=harness/parallel.sh
-. "$(dirname "$0")/parallel.sh"
+# shellcheck source=harness/debsrc.sh
+. "$(dirname "$0")/debsrc.sh"
 
 [ $# -eq 1 ] || die "usage: $0 OUTDIR"
 out=$(realpath -m "$1")
@@ -34,7 +34,7 @@ host=m68k-linux-gnu
 pfx=$out/prefix
 libs=(libz.a libbz2.a liblzma.a libzstd.a libelf.a libdw.a)
 
-key=$(cat "$0" "$(dirname "$0")/parallel.sh" | sha1sum | cut -c1-16)
+key=$(cat "$0" "$(dirname "$0")/debsrc.sh" | sha1sum | cut -c1-16)
 done_already() {
 	local l
 	[ "$(cat "$out/script.hash" 2>/dev/null)" = "$key" ] || return 1
@@ -57,42 +57,9 @@ if command -v ccache >/dev/null; then
 fi
 
 # The source packages and the versions they are taken in.
-declare -A version=([zlib]='1:1.2.*' [bzip2]='1.0.*' [xz-utils]='5.*' [libzstd]='1.5.*'
+declare -A version=([zlib]='1.2.*' [bzip2]='1.0.*' [xz-utils]='5.*' [libzstd]='1.5.*'
 	[elfutils]='0.*')
 pkgs=(zlib bzip2 xz-utils libzstd elfutils)
-fail() {
-	tail -n 25 "$out/$1.log" >&2
-	die "$1: $2 (full log: $out/$1.log)"
-}
-# dsc_of PACKAGE VERSION: the name of its .dsc (no epoch in file names)
-dsc_of() { echo "${1}_${2#*:}.dsc"; }
-# download PACKAGE: the newest listed version the archive serves, into
-# build/dl (once); prints the .dsc's path
-download() {
-	local pkg=$1 v
-	for v in $(apt-cache showsrc "$pkg" 2>/dev/null | sed -n 's/^Version: //p' | sort -urV); do
-		# shellcheck disable=SC2053 # the version is a pattern
-		[[ $v == ${version[$pkg]} ]] || continue
-		if [ -f "$dl/$(dsc_of "$pkg" "$v")" ]; then
-			echo "$dl/$(dsc_of "$pkg" "$v")"
-			return 0
-		fi
-		echo "$me: downloading $pkg $v into $dl" >&2
-		if (cd "$dl" && apt-get source --download-only "$pkg=$v") >>"$out/$pkg.log" 2>&1; then
-			echo "$dl/$(dsc_of "$pkg" "$v")"
-			return 0
-		fi
-		echo "$me: $pkg $v is not served, trying an older one" >&2
-	done
-	fail "$pkg" "no version ${version[$pkg]} of $pkg could be downloaded (deb-src entries missing? see harness/deps.sh)"
-}
-# unpack PACKAGE DSC: Debian's source tree in $out/src/PACKAGE
-unpack() {
-	rm -rf "$out/src/$1"
-	mkdir -p "$out/src"
-	echo "$me: unpacking $(basename "$2")"
-	dpkg-source -x "$2" "$out/src/$1" >>"$out/$1.log" 2>&1 || fail "$1" "dpkg-source -x failed"
-}
 # check_lib LIB: an installed archive of m68k objects
 check_lib() {
 	local f=$pfx/lib/$1
@@ -105,14 +72,13 @@ check_lib() {
 
 t0=$(date +%s)
 rm -rf "$pfx" "$out/src"
-declare -A dsc
 for p in "${pkgs[@]}"; do
 	: >"$out/$p.log"
-	dsc[$p]=$(download "$p")
+	download "$p"
 done
 
 build_zlib() {
-	unpack zlib "${dsc[zlib]}"
+	unpack zlib
 	echo "$me: building zlib, log: $out/zlib.log"
 	(cd "$out/src/zlib" && CHOST=$host CC="$cc" AR=${cross}ar RANLIB=${cross}ranlib CFLAGS=-O2 \
 		./configure --static --prefix="$pfx" && make -j"$jobs" libz.a && make install) \
@@ -121,7 +87,7 @@ build_zlib() {
 # bzip2's own Makefile; Debian's patches add no pkg-config file for the
 # static library, and perf links it by name
 build_bzip2() {
-	unpack bzip2 "${dsc[bzip2]}"
+	unpack bzip2
 	echo "$me: building bzip2's libbz2, log: $out/bzip2.log"
 	(cd "$out/src/bzip2" && make -j"$jobs" CC="$cc" AR=${cross}ar RANLIB=${cross}ranlib \
 		CFLAGS='-O2 -D_FILE_OFFSET_BITS=64' libbz2.a) >>"$out/bzip2.log" 2>&1 ||
@@ -130,7 +96,7 @@ build_bzip2() {
 	install -D -m 644 "$out/src/bzip2/bzlib.h" "$pfx/include/bzlib.h"
 }
 build_xz() {
-	unpack xz-utils "${dsc[xz-utils]}"
+	unpack xz-utils
 	echo "$me: building xz-utils' liblzma, log: $out/xz-utils.log"
 	mkdir -p "$out/src/xz-build"
 	(cd "$out/src/xz-build" && ../xz-utils/configure --host=$host CC="$cc" --prefix="$pfx" \
@@ -142,7 +108,7 @@ build_xz() {
 # the library alone, by its own Makefile (single-threaded, as perf's
 # feature tests and elfutils link it)
 build_zstd() {
-	unpack libzstd "${dsc[libzstd]}"
+	unpack libzstd
 	echo "$me: building libzstd, log: $out/libzstd.log"
 	(cd "$out/src/libzstd/lib" && make -j"$jobs" CC="$cc" AR=${cross}ar libzstd.a &&
 		make CC="$cc" AR=${cross}ar PREFIX="$pfx" install-static install-includes install-pc) \
@@ -152,7 +118,7 @@ build_zstd() {
 # backends and libcpu) and their headers; their install targets would
 # build the shared libraries, so the parts are installed one by one
 build_elfutils() {
-	unpack elfutils "${dsc[elfutils]}"
+	unpack elfutils
 	echo "$me: building elfutils' libelf and libdw, log: $out/elfutils.log"
 	local b=$out/src/elfutils-build d
 	mkdir -p "$b"

@@ -18,7 +18,7 @@
 # uses), and with it the build of bfd that libctf needs.
 #
 # Does nothing when the three programs were built by this script as it is
-# (OUTDIR/script.hash: a hash of it, arch.sh and parallel.sh; a file's time would
+# (OUTDIR/script.hash: a hash of it, arch.sh and debsrc.sh; a file's time would
 # change with every git checkout, and rebuild for nothing).  The
 # source packages are downloaded once into build/dl; build logs are
 # OUTDIR/*.log.  The three are built at the same time: most of each build
@@ -28,8 +28,8 @@
 set -euo pipefail
 # shellcheck source=harness/arch.sh
 . "$(dirname "$0")/arch.sh"
-# shellcheck source=harness/parallel.sh
-. "$(dirname "$0")/parallel.sh"
+# shellcheck source=harness/debsrc.sh
+. "$(dirname "$0")/debsrc.sh"
 me=build-gnu-tools
 die() { echo "$me: $*" >&2; exit 1; }
 
@@ -39,7 +39,7 @@ dl=$(realpath -m "$(dirname "$0")/../build/dl")
 jobs=${JOBS:-$(nproc)}
 cc=$GUEST_CC
 
-key=$(cat "$0" "$(dirname "$0")/arch.sh" "$(dirname "$0")/parallel.sh" | sha1sum | cut -c1-16)
+key=$(cat "$0" "$(dirname "$0")/arch.sh" "$(dirname "$0")/debsrc.sh" | sha1sum | cut -c1-16)
 if [ -x "$out/bin/gawk" ] && [ -x "$out/bin/readelf" ] && [ -x "$out/bin/lscpu" ] &&
    [ "$(cat "$out/script.hash" 2>/dev/null)" = "$key" ]; then
 	echo "$me: $out/bin is up to date, nothing to do"
@@ -50,49 +50,6 @@ mkdir -p "$out/bin" "$dl"
 
 # The source packages, each with the versions it is taken in.
 declare -A version=([gawk]='5.*' [binutils]='2.*' [util-linux]='2.*')
-# newest_dsc PACKAGE: the newest .dsc of it in build/dl
-newest_dsc() {
-	find "$dl" -maxdepth 1 -name "${1}_${version[$1]}.dsc" | sort -V | tail -n 1
-}
-# download PACKAGE: the source package into build/dl, unless it is there
-# already (one at a time, before the builds start).
-download() {
-	local pkg=$1
-	[ -z "$(newest_dsc "$pkg")" ] || return 0
-	echo "$me: downloading the $pkg source package into $dl"
-	(cd "$dl" && apt-get source --download-only "$pkg") >>"$out/$pkg.log" 2>&1 ||
-		fail "$pkg" "apt-get source $pkg failed (deb-src entries missing? see harness/deps.sh)"
-	[ -n "$(newest_dsc "$pkg")" ] ||
-		fail "$pkg" "no ${pkg}_${version[$pkg]}.dsc in $dl after apt-get source"
-}
-# source_pkg PACKAGE: unpack the newest source package (download put it
-# in build/dl) into $out/src/PACKAGE.
-source_pkg() {
-	local pkg=$1 dsc log=$out/$1.log
-	dsc=$(newest_dsc "$pkg")
-	rm -rf "$out/src/$pkg"
-	mkdir -p "$out/src"
-	echo "$me: unpacking $(basename "$dsc")"
-	dpkg-source -x "$dsc" "$out/src/$pkg" >>"$log" 2>&1 || fail "$pkg" "dpkg-source -x failed"
-}
-fail() {
-	tail -n 25 "$out/$1.log" >&2
-	die "$1: $2 (full log: $out/$1.log)"
-}
-check_static() {
-	"${CROSS}readelf" -h "$1" | grep -q "Machine:.*$GUEST_MACHINE" ||
-		die "$1 is not a $KARCH binary"
-	if "${CROSS}readelf" -l "$1" | grep -q INTERP; then
-		die "$1 is dynamically linked"
-	fi
-}
-# install_bin BINARY NAME: a checked, stripped copy as OUTDIR/bin/NAME
-install_bin() {
-	check_static "$1"
-	"${CROSS}strip" -o "$out/bin/$2.tmp" "$1"
-	mv "$out/bin/$2.tmp" "$out/bin/$2"
-}
-
 # the GNU triplet configure builds for
 host=${CROSS%-}
 [ -n "$host" ] || host=$(gcc -dumpmachine)
@@ -103,7 +60,7 @@ for pkg in "${!version[@]}"; do
 done
 
 build_gawk() {
-	source_pkg gawk
+	unpack gawk
 	local b=$out/src/gawk-build
 	mkdir -p "$b"
 	echo "$me: building gawk (-j$jobs), log: $out/gawk.log"
@@ -117,7 +74,7 @@ build_gawk() {
 }
 
 build_readelf() {
-	source_pkg binutils
+	unpack binutils
 	local b=$out/src/binutils-build
 	mkdir -p "$b"
 	echo "$me: building readelf (-j$jobs), log: $out/binutils.log"
@@ -142,7 +99,7 @@ build_readelf() {
 # leave the autotools files older than their inputs, so make is told
 # not to regenerate them.
 build_lscpu() {
-	source_pkg util-linux
+	unpack util-linux
 	local b=$out/src/util-linux-build
 	mkdir -p "$b"
 	echo "$me: building lscpu (-j$jobs), log: $out/util-linux.log"

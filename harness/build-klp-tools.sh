@@ -35,7 +35,7 @@
 # PATH and that path rewritten.
 #
 # Does nothing when the programs were built by this script as it is
-# (OUTDIR/script.hash: a hash of it, arch.sh and parallel.sh; a file's time would
+# (OUTDIR/script.hash: a hash of it, arch.sh and debsrc.sh; a file's time would
 # change with every git checkout, and rebuild for nothing).  The source
 # packages are downloaded once into build/dl; build logs are OUTDIR/*.log.
 # The six are built at the same time: most of each build is a configure
@@ -44,8 +44,8 @@
 set -euo pipefail
 # shellcheck source=harness/arch.sh
 . "$(dirname "$0")/arch.sh"
-# shellcheck source=harness/parallel.sh
-. "$(dirname "$0")/parallel.sh"
+# shellcheck source=harness/debsrc.sh
+. "$(dirname "$0")/debsrc.sh"
 me=build-klp-tools
 die() { echo "$me: $*" >&2; exit 1; }
 
@@ -57,7 +57,7 @@ cc=$GUEST_CC
 
 progs=(bash date stat diff sysctl kmod getconf)
 kmod_links=(insmod rmmod modinfo modprobe lsmod)
-key=$(cat "$0" "$(dirname "$0")/arch.sh" "$(dirname "$0")/parallel.sh" | sha1sum | cut -c1-16)
+key=$(cat "$0" "$(dirname "$0")/arch.sh" "$(dirname "$0")/debsrc.sh" | sha1sum | cut -c1-16)
 uptodate=1
 for p in "${progs[@]}" "${kmod_links[@]}"; do
 	[ -x "$out/bin/$p" ] || uptodate=
@@ -74,49 +74,6 @@ mkdir -p "$out/bin" "$dl"
 # The source packages, each with the versions it is taken in.
 declare -A version=([bash]='5.*' [coreutils]='9.*' [diffutils]='3.*' [procps]='4.*'
 	[kmod]='[0-9]*' [glibc]='2.*')
-# newest_dsc PACKAGE: the newest .dsc of it in build/dl
-newest_dsc() {
-	find "$dl" -maxdepth 1 -name "${1}_${version[$1]}.dsc" | sort -V | tail -n 1
-}
-# download PACKAGE: the source package into build/dl, unless it is there
-# already (one at a time, before the builds start).
-download() {
-	local pkg=$1
-	[ -z "$(newest_dsc "$pkg")" ] || return 0
-	echo "$me: downloading the $pkg source package into $dl"
-	(cd "$dl" && apt-get source --download-only "$pkg") >>"$out/$pkg.log" 2>&1 ||
-		fail "$pkg" "apt-get source $pkg failed (deb-src entries missing? see harness/deps.sh)"
-	[ -n "$(newest_dsc "$pkg")" ] ||
-		fail "$pkg" "no ${pkg}_${version[$pkg]}.dsc in $dl after apt-get source"
-}
-# source_pkg PACKAGE: unpack the newest source package (download put it
-# in build/dl) into $out/src/PACKAGE.
-source_pkg() {
-	local pkg=$1 dsc log=$out/$1.log
-	dsc=$(newest_dsc "$pkg")
-	rm -rf "$out/src/$pkg" "$out/src/$pkg-build"
-	mkdir -p "$out/src"
-	echo "$me: unpacking $(basename "$dsc")"
-	dpkg-source -x "$dsc" "$out/src/$pkg" >>"$log" 2>&1 || fail "$pkg" "dpkg-source -x failed"
-}
-fail() {
-	tail -n 25 "$out/$1.log" >&2
-	die "$1: $2 (full log: $out/$1.log)"
-}
-check_static() {
-	"${CROSS}readelf" -h "$1" | grep -q "Machine:.*$GUEST_MACHINE" ||
-		die "$1 is not a $KARCH binary"
-	if "${CROSS}readelf" -l "$1" | grep -q INTERP; then
-		die "$1 is dynamically linked"
-	fi
-}
-# install_bin BINARY NAME: a checked, stripped copy as OUTDIR/bin/NAME
-install_bin() {
-	check_static "$1"
-	"${CROSS}strip" -o "$out/bin/$2.tmp" "$1"
-	mv "$out/bin/$2.tmp" "$out/bin/$2"
-}
-
 # the GNU triplet configure builds for
 host=${CROSS%-}
 [ -n "$host" ] || host=$(gcc -dumpmachine)
@@ -149,7 +106,7 @@ configure_pkg() {
 # bash: /proc/self/fd for <( ) (named pipes as well), /dev/stdin emulated
 # (see above); the bundled readline and termcap, no bash malloc.
 build_bash() {
-	source_pkg bash
+	unpack bash
 	local b=$out/src/bash-build
 	echo "$me: building bash (-j$jobs), log: $out/bash.log"
 	configure_pkg bash --disable-nls --without-bash-malloc --enable-static-link \
@@ -161,7 +118,7 @@ build_bash() {
 # coreutils' configure refuses to run as root (as make run and CI do)
 # unless told; it asks only when it is not cross-compiling (x86_64).
 build_coreutils() {
-	source_pkg coreutils
+	unpack coreutils
 	local b=$out/src/coreutils-build
 	echo "$me: building date and stat (-j$jobs), log: $out/coreutils.log"
 	configure_pkg coreutils --disable-nls --without-selinux --disable-acl --disable-xattr \
@@ -174,7 +131,7 @@ build_coreutils() {
 }
 
 build_diffutils() {
-	source_pkg diffutils
+	unpack diffutils
 	local b=$out/src/diffutils-build
 	echo "$me: building diff (-j$jobs), log: $out/diffutils.log"
 	configure_pkg diffutils --disable-nls
@@ -190,7 +147,7 @@ build_diffutils() {
 # malloc(0) and realloc(0) checks and would replace both by rpl_ ones
 # nothing defines: glibc's return non-NULL.
 build_procps() {
-	source_pkg procps
+	unpack procps
 	local b=$out/src/procps-build
 	echo "$me: building sysctl (-j$jobs), log: $out/procps.log"
 	configure_pkg procps --disable-shared --enable-static --disable-nls --without-ncurses \
@@ -207,7 +164,7 @@ build_procps() {
 # rmmod, ... are links to it.  gtk-doc is not installed: an empty
 # gtk-doc.make stands in for it, as kmod's own autogen.sh does.
 build_kmod() {
-	source_pkg kmod
+	unpack kmod
 	local b=$out/src/kmod-build s=$out/src/kmod
 	echo "$me: building kmod (-j$jobs), log: $out/kmod.log"
 	touch "$s/libkmod/docs/gtk-doc.make"
@@ -230,9 +187,8 @@ build_kmod() {
 # internal headers would define (the version, where to report bugs, the
 # message catalogue and its _() macro).
 build_glibc() {
-	local dsc orig ver s=$out/src/glibc log=$out/glibc.log
-	dsc=$(newest_dsc glibc)
-	ver=$(sed -n 's/^Version: //p' "$dsc")
+	local orig ver s=$out/src/glibc log=$out/glibc.log
+	ver=$(sed -n 's/^Version: //p' "${dsc[glibc]}")
 	orig=$(find "$dl" -maxdepth 1 -name "glibc_${ver%%-*}.orig.tar.*" | head -n 1)
 	[ -f "$orig" ] || fail glibc "no upstream tarball of glibc $ver in $dl"
 	echo "$me: building getconf (glibc $ver), log: $log"
