@@ -320,8 +320,9 @@ run:
 	@echo "make run: MACHINE=x86_64 is the anchor of make bench, with no demo" \
 		"(make bench, bench-calls, guest and shell take it)" >&2; exit 2
 else
-# GUEST_PERF= leaves perf (tools/perf, the largest tool build) out of the
-# guest: make check does so for a kernel none of whose suites runs it.
+# GUEST_PERF= leaves perf (tools/perf, the largest tool build) and the host's
+# perf probe definitions out of the guest: make check does so when none of
+# its suites uses them (perf, btf-perf-vmlinux).
 GUEST_PERF ?= 1
 PROBEDEFS := $(if $(GUEST_PERF),$(if $(filter 7.3,$(KERNEL)),$(KOBJ)/perf-probe))
 initramfs: kernel $(BUSYBOX) $(BUSYSITES) guest-bin gnu-tools klp-tools trace-cmd $(if $(GUEST_PERF),perf) \
@@ -398,7 +399,7 @@ CHECK_RUNS := $(KERNEL):$(or $(SUITES),all)
 endif
 check:
 	@for run in $(CHECK_RUNS); do k=$${run%%:*}; s=$${run#*:}; [ "$$s" != all ] || s=; \
-		p=; SUITES=$$s KERNEL=$$k harness/check.sh --list | grep '^perf ' >/dev/null && p=1; \
+		p=; SUITES=$$s KERNEL=$$k harness/check.sh --list | grep -E '^(perf|btf-perf-vmlinux) ' >/dev/null && p=1; \
 		for v in $$(SUITES=$$s KERNEL=$$k harness/check.sh --variants); do m=virt; \
 			case $$v in *-*) m=$${v%%-*}; v=$${v#*-} ;; esac; \
 			$(MAKE) --no-print-directory initramfs KERNEL=$$k MACHINE=$$m VARIANT=$$v \

@@ -135,6 +135,8 @@ suites() {
 	long suite lockdep-storm lockdep lockdep_suite storm 2400
 	suite pfe-ftracetest pfe guest 3600 ftracetest.sh "${nokunit[@]}"
 	btf suite btf-ftracetest btf guest 3600 ftracetest.sh "${nokunit[@]}"
+	# perf probe -k vmlinux: the host's perf on the btf kernel's DWARF
+	btf suite btf-perf-vmlinux btf guest 600 perf-vmlinux.sh "${nokunit[@]}"
 	# the full storm: ~560 s of wall time on an idle machine; a hang still
 	# fails at 2400 s
 	suite pfe-storm pfe guest 2400 storm.sh --append "kunit.enable=0 $storm_size"

@@ -9,6 +9,13 @@
 #   lines.txt   perf probe -L pt_mix;  vars.txt  perf probe -V pt_mix:REL
 #   rel         REL, the PT_LINE line relative to pt_mix's first line
 #   probe_target.c  the module's source, for the guest's own perf probe -L
+# and, when KOBJ's vmlinux has DWARF (the btf kernel: DEBUG_INFO), the
+# same for a function of the kernel itself, in OUTDIR/vmlinux (perf probe
+# -k vmlinux, with the source of KOBJ/source; guest/tests/perf-vmlinux.sh):
+#   entry.def   'vfs_read file->f_path.dentry->d_name.name:string count'
+#   line.def    'vfs_read:REL ret'     (REL: the fsnotify_access() line)
+#   return.def  'vfs_read%return $retval'
+#   lines.txt   -L vfs_read;  vars.txt  -V vfs_read:REL;  rel  REL
 # Each command's errors go to NAME.err: a failure here is reported by the
 # guest's checks (the definition is missing), not by the build.
 set -uo pipefail
@@ -42,3 +49,31 @@ run return.def --definition 'pt_mix%return $retval'
 run lines.txt -L pt_mix
 run vars.txt -V "pt_mix:$rel"
 echo "$me: $(cat "$out"/*.def 2>/dev/null | wc -l) definitions in $out"
+
+vmlinux=$kobj/vmlinux
+"${CROSS:-m68k-linux-gnu-}readelf" -S "$vmlinux" 2>/dev/null | grep -q '\.debug_info' || exit 0
+src=$kobj/source/fs/read_write.c
+out=$out/vmlinux
+mkdir -p "$out"
+fn=$(grep -n '^ssize_t vfs_read(' "$src" | cut -d: -f1)
+line=$(awk -v f="$fn" 'NR > f && /fsnotify_access\(file\);/ { print NR; exit }' "$src")
+if [ -z "$fn" ] || [ -z "$line" ]; then
+	echo "no vfs_read() with an fsnotify_access(file) line in $src" >"$out/line.err"
+	echo "$me: vfs_read's lines not found in $src" >&2
+	exit 0
+fi
+rel=$((line - fn))
+echo "$rel" >"$out/rel"
+run() { # NAME ARG...: perf probe -k VMLINUX ARG... >OUTDIR/vmlinux/NAME
+	local name=$1
+	shift
+	"$perf" probe -k "$vmlinux" -s "$kobj/source" "$@" >"$out/$name" 2>"$out/${name%.*}.err" ||
+		echo "$me: perf probe -k vmlinux $* failed (see $out/${name%.*}.err)" >&2
+}
+run entry.def --definition 'vfs_read file->f_path.dentry->d_name.name:string count'
+run line.def --definition "vfs_read:$rel ret"
+# shellcheck disable=SC2016 # $retval is perf probe's, not the shell's
+run return.def --definition 'vfs_read%return $retval'
+run lines.txt -L vfs_read
+run vars.txt -V "vfs_read:$rel"
+echo "$me: $(cat "$out"/*.def 2>/dev/null | wc -l) definitions of vfs_read in $out"
