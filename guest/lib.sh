@@ -202,6 +202,23 @@ text_sizes() {
 		done
 }
 
+# perf probe definitions (harness/perf-probe-defs.sh: entry.def, line.def,
+# return.def in a directory).  probe_defs_missing DIR: each one missing or
+# empty, with the start of its error output, one a line (nothing when all
+# are there); probe_defs_add DIR: their first lines into kprobe_events;
+# evname DEF: the event (GROUP/NAME) a definition makes.
+probe_defs_missing() {
+	for _pd in entry line return; do
+		[ -s "$1/$_pd.def" ] || echo "$_pd: $(head -c 300 "$1/$_pd.err" 2>/dev/null)"
+	done
+}
+probe_defs_add() {
+	for _pd in entry line return; do
+		head -n 1 "$1/$_pd.def" 2>/dev/null >>$T/kprobe_events
+	done
+}
+evname() { _e=${1%% *}; echo "${_e#?:}"; }
+
 # End a script: status is the number of failed checks.
 check_done() {
 	echo "checks: $CHECK_FAILED failed"

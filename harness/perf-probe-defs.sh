@@ -22,6 +22,21 @@ set -uo pipefail
 me='perf-probe-defs'
 [ $# -eq 3 ] || { echo "usage: $0 KOBJ HOST_PERF OUTDIR" >&2; exit 2; }
 kobj=$1 perf=$2 out=$3
+# defs DIR FN REL ENTRY LINE WHERE...: perf probe WHERE... writes into DIR
+# the definitions of FN's entry with the arguments ENTRY, of line REL of FN
+# with the variables LINE, of its return value, and -L FN and -V FN:REL
+defs() {
+	local dir=$1 fn=$2 rel=$3 entry=$4 line=$5 spec name opt arg
+	shift 5
+	for spec in "entry.def|--definition|$fn $entry" "line.def|--definition|$fn:$rel $line" \
+		"return.def|--definition|$fn%return \$retval" "lines.txt|-L|$fn" "vars.txt|-V|$fn:$rel"; do
+		IFS='|' read -r name opt arg <<<"$spec"
+		"$perf" probe "$@" "$opt" "$arg" >"$dir/$name" 2>"$dir/${name%.*}.err" ||
+			echo "$me: perf probe $* $opt '$arg' failed (see $dir/${name%.*}.err)" >&2
+	done
+	echo "$me: $(cat "$dir"/*.def 2>/dev/null | wc -l) definitions of $fn in $dir"
+}
+
 d=$kobj/ext/probe_target
 ko=$d/probe_target.ko
 src=$d/probe_target.c
@@ -36,19 +51,7 @@ line=$(grep -n 'PT_LINE' "$src" | head -n 1 | cut -d: -f1)
 rel=$((line - fn))
 echo "$rel" >"$out/rel"
 cp "$src" "$out/probe_target.c"
-run() { # NAME ARG...: perf probe -m KO ARG... >OUTDIR/NAME
-	local name=$1
-	shift
-	"$perf" probe -m "$ko" "$@" >"$out/$name" 2>"$out/${name%.*}.err" ||
-		echo "$me: perf probe $* failed (see $out/${name%.*}.err)" >&2
-}
-run entry.def --definition 'pt_mix a b'
-run line.def --definition "pt_mix:$rel sq mixed"
-# shellcheck disable=SC2016 # $retval is perf probe's, not the shell's
-run return.def --definition 'pt_mix%return $retval'
-run lines.txt -L pt_mix
-run vars.txt -V "pt_mix:$rel"
-echo "$me: $(cat "$out"/*.def 2>/dev/null | wc -l) definitions in $out"
+defs "$out" pt_mix "$rel" 'a b' 'sq mixed' -m "$ko"
 
 vmlinux=$kobj/vmlinux
 "${CROSS:-m68k-linux-gnu-}readelf" -S "$vmlinux" 2>/dev/null | grep -q '\.debug_info' || exit 0
@@ -64,16 +67,5 @@ if [ -z "$fn" ] || [ -z "$line" ]; then
 fi
 rel=$((line - fn))
 echo "$rel" >"$out/rel"
-run() { # NAME ARG...: perf probe -k VMLINUX ARG... >OUTDIR/vmlinux/NAME
-	local name=$1
-	shift
-	"$perf" probe -k "$vmlinux" -s "$kobj/source" "$@" >"$out/$name" 2>"$out/${name%.*}.err" ||
-		echo "$me: perf probe -k vmlinux $* failed (see $out/${name%.*}.err)" >&2
-}
-run entry.def --definition 'vfs_read file->f_path.dentry->d_name.name:string count'
-run line.def --definition "vfs_read:$rel ret"
-# shellcheck disable=SC2016 # $retval is perf probe's, not the shell's
-run return.def --definition 'vfs_read%return $retval'
-run lines.txt -L vfs_read
-run vars.txt -V "vfs_read:$rel"
-echo "$me: $(cat "$out"/*.def 2>/dev/null | wc -l) definitions of vfs_read in $out"
+defs "$out" vfs_read "$rel" 'file->f_path.dentry->d_name.name:string count' ret \
+	-k "$vmlinux" -s "$kobj/source"

@@ -17,16 +17,11 @@
 . /harness/lib.sh
 
 pp=/opt/perf-probe/vmlinux
-rm -f /tmp/ppv.missing
-for d in entry line return; do
-	[ -s $pp/$d.def ] || echo "$d: $(head -c 300 $pp/$d.err 2>/dev/null)" >>/tmp/ppv.missing
-done
-check perf-vmlinux-defs "perf probe -k vmlinux gave no definition for: $(cat /tmp/ppv.missing 2>/dev/null)" \
+probe_defs_missing $pp >/tmp/ppv.missing
+check perf-vmlinux-defs "perf probe -k vmlinux gave no definition for: $(cat /tmp/ppv.missing)" \
 	test ! -s /tmp/ppv.missing
 trace_reset
-for d in entry line return; do
-	head -n 1 $pp/$d.def 2>/dev/null >>$T/kprobe_events
-done
+probe_defs_add $pp
 # shellcheck disable=SC2016 # $retval: the kprobe event's
 {
 	echo 'p:hand/vr vfs_read name=file->f_path.dentry->d_name.name:string count=count:u32'
@@ -41,8 +36,6 @@ echo 0 >$T/events/probe/enable
 echo 0 >$T/events/hand/enable
 # dd's lines only (the shell reads too)
 grep ' dd-[0-9]' $T/trace >/tmp/ppv.trace
-# evname DEF: the event (GROUP/NAME) a definition makes
-evname() { _e=${1%% *}; echo "${_e#?:}"; }
 # field EVENT NAME: NAME's value in EVENT's first line of dd's trace
 field() {
 	grep " ${1#*/}: " /tmp/ppv.trace | head -n 1 |

@@ -153,16 +153,11 @@ guest_defs() {
 # definitions and listings in DIR
 probe_checks() {
 	_p=$1 pp=$2 _who=$3
-	rm -f /tmp/pp.missing
-	for d in entry line return; do
-		[ -s $pp/$d.def ] || echo "$d: $(head -c 300 $pp/$d.err 2>/dev/null)" >>/tmp/pp.missing
-	done
-	check "$_p-defs" "perf probe ($_who) gave no definition for: $(cat /tmp/pp.missing 2>/dev/null)" \
+	probe_defs_missing $pp >/tmp/pp.missing
+	check "$_p-defs" "perf probe ($_who) gave no definition for: $(cat /tmp/pp.missing)" \
 		test ! -s /tmp/pp.missing
 	modprobe probe_target
-	for d in entry line return; do
-		head -n 1 $pp/$d.def 2>/dev/null >>$T/kprobe_events
-	done
+	probe_defs_add $pp
 	# shellcheck disable=SC2016 # $arg1, $retval: the kprobe event's
 	{
 		echo 'p:hand/mix probe_target:pt_mix a=$arg1:s32 b=$arg2:s32'
@@ -199,8 +194,6 @@ probe_checks() {
 	check "$_p-V" "$_who: perf probe -V pt_mix:$rel does not list sq and mixed: $(head -c 400 $pp/vars.txt 2>/dev/null)" \
 		sh -c "grep -qE '(int|s32)[[:space:]]+sq' $pp/vars.txt && grep -qE '(int|s32)[[:space:]]+mixed' $pp/vars.txt"
 }
-# evname DEF: the event (GROUP/NAME) a definition makes
-evname() { _e=${1%% *}; echo "${_e#?:}"; }
 # field EVENT NAME: NAME's value in EVENT's line of the trace
 field() {
 	grep " ${1#*/}: " /tmp/pp.trace | head -n 1 |
