@@ -16,6 +16,10 @@
 #   line.def    'vfs_read:REL ret'     (REL: the fsnotify_access() line)
 #   return.def  'vfs_read%return $retval'
 #   lines.txt   -L vfs_read;  vars.txt  -V vfs_read:REL;  rel  REL
+# and what the guest's perf needs for the same (perf-vmlinux.sh):
+#   vmlinux.debug  the DWARF of vmlinux (objcopy --only-keep-debug, its
+#                  sections compressed: ~70 MiB; kept in KOBJ between runs)
+#   src/linux/fs/read_write.c, src/kobj  the source, as -s src/kobj names it
 # Each command's errors go to NAME.err: a failure here is reported by the
 # guest's checks (the definition is missing), not by the build.
 set -uo pipefail
@@ -69,3 +73,12 @@ rel=$((line - fn))
 echo "$rel" >"$out/rel"
 defs "$out" vfs_read "$rel" 'file->f_path.dentry->d_name.name:string count' ret \
 	-k "$vmlinux" -s "$kobj/source"
+dbg=$kobj/vmlinux.debug
+if [ ! "$dbg" -nt "$vmlinux" ]; then
+	"${CROSS:-m68k-linux-gnu-}objcopy" --only-keep-debug --compress-debug-sections=zlib \
+		"$vmlinux" "$dbg.tmp" 2>"$out/objcopy.err" && mv "$dbg.tmp" "$dbg" ||
+		echo "$me: objcopy --only-keep-debug failed (see $out/objcopy.err)" >&2
+fi
+ln -f "$dbg" "$out/vmlinux.debug" 2>/dev/null || cp "$dbg" "$out/vmlinux.debug"
+mkdir -p "$out/src/linux/fs" "$out/src/kobj"
+cp "$src" "$out/src/linux/fs/read_write.c"

@@ -145,9 +145,16 @@ else
 fi
 [ -z "$nouser" ] || [ "${cpu:-}" = m5208 ] || die "--no-userland is for the ColdFire board only"
 
+# 256 MiB, unless the initramfs is large: it is unpacked into RAM, and
+# its files stay there (the btf kernel's, with that kernel's DWARF for the
+# guest's perf probe, is ~80 MiB: 1 GiB then).
+mem=256M
+if [ -n "$initrd" ] && [ "$(stat -c %s "$initrd")" -gt $((24 << 20)) ]; then
+	mem=1G
+fi
 # QEMU_EXTRA is split on blanks on purpose.
 # shellcheck disable=SC2206
-qemu=("qemu-system-${arch:-m68k}" "${board[@]}" -cpu "${cpu:-m68040}" -m 256M -nographic -no-reboot
+qemu=("qemu-system-${arch:-m68k}" "${board[@]}" -cpu "${cpu:-m68040}" -m "$mem" -nographic -no-reboot
 	-kernel "$kernel" ${icount:+-icount shift=$shift,sleep=off -rtc clock=vm} ${QEMU_EXTRA:-})
 cmdline="console=$console panic=-1"
 if [ "${emu:-}" = hatari ]; then
