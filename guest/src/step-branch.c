@@ -18,6 +18,15 @@
  *     instruction.
  * Cases: a backward bra.s into the unmapped page, jmp (a0) there, and a
  * bra.s to a mapped target (the control).
+ *
+ * Then stores that fault: a single-stepped move.l whose write goes to a
+ * page never touched must stop with SIGTRAP at the next instruction,
+ * once the fault was handled and the write rerun (the bus error's RTE
+ * completes the instruction, then the trace is taken), with the value in
+ * memory.  Cases: a long write into an untouched page, and one that
+ * straddles two untouched pages (the 68030's second write cycle faults
+ * after the first faulted and completed: its RTE ends the instruction on
+ * the last write).
  * Exit status 0 when all hold, 1 otherwise (the reason on stderr).
  */
 #include <errno.h>
@@ -121,12 +130,44 @@ static void step(pid_t pid, const char *name, unsigned long pc,
 		       si.si_addr);
 }
 
+/* PTRACE_SINGLESTEP move.l %d0,(%a0) at PC, writing V to ADDR */
+static void step_store(pid_t pid, const char *name, unsigned long pc,
+		       unsigned long addr, unsigned long v)
+{
+	unsigned long now, got = 0;
+	int sig, i;
+
+	poke(pid, PT_ORIG_D0, -1);
+	poke(pid, PT_D0, v);
+	poke(pid, PT_A0, addr);
+	poke(pid, PT_PC, pc);
+	sig = resume(pid, PTRACE_SINGLESTEP);
+	now = peek(pid, PT_PC);
+	/* byte by byte: ADDR may straddle two pages */
+	for (i = 0; i < 4; i++) {
+		long w;
+
+		errno = 0;
+		w = ptrace(PTRACE_PEEKDATA, pid, (void *)((addr + i) & ~3UL), 0);
+		if (w == -1 && errno)
+			die("PTRACE_PEEKDATA");
+		got = got << 8 | ((unsigned long)w >> (8 * (3 - ((addr + i) & 3))) & 0xff);
+	}
+	if (sig != SIGTRAP || now != pc + 2 || got != v) {
+		bad("%s at %#lx: single step stopped with signal %d at %#lx, memory %#lx; expected SIGTRAP at %#lx, memory %#lx",
+		    name, pc, sig, now, got, pc + 2, v);
+		return;
+	}
+	printf("step-branch: %s at %#lx: SIGTRAP at %#lx, memory %#lx\n",
+	       name, pc, now, got);
+}
+
 int main(void)
 {
 	long ps = sysconf(_SC_PAGESIZE);
 	unsigned short *p;
 	unsigned long base;
-	char *m;
+	char *m, *d;
 	pid_t pid;
 	int st;
 
@@ -143,9 +184,17 @@ int main(void)
 	p[2] = 0x6002;	/* bra.s .+4: the next nop but one */
 	p[3] = 0x4e71;	/* nop */
 	p[4] = 0x4e71;	/* nop */
+	p[5] = 0x2080;	/* move.l %d0,(%a0) */
+	p[6] = 0x4e71;	/* nop */
 	if (syscall(SYS_cacheflush, base, FLUSH_SCOPE_PAGE, FLUSH_CACHE_BOTH,
 		    ps))
 		die("cacheflush");
+
+	/* three pages nobody touches before the child writes them */
+	d = mmap(NULL, 3 * ps, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (d == MAP_FAILED)
+		die("mmap");
 
 	pid = fork();
 	if (pid < 0)
@@ -166,6 +215,10 @@ int main(void)
 	step(pid, "jmp (a0) to an unmapped page", base + 2,
 	     (unsigned long)m + 0x100, (unsigned long)m + 0x100, 0);
 	step(pid, "bra.s to a mapped page", base + 4, 0, base + 8, 1);
+	step_store(pid, "move.l into an untouched page", base + 10,
+		   (unsigned long)d + 0x10, 0x12345678);
+	step_store(pid, "move.l across two untouched pages", base + 10,
+		   (unsigned long)d + 2 * ps - 2, 0x9abcdef0);
 
 	kill(pid, SIGKILL);
 	waitpid(pid, &st, 0);

@@ -20,8 +20,9 @@ check cpu "cpuinfo says CPU '$cpu' MMU '$mmu', expected $want" \
 check_usercopy
 # --- a debugger's single step over a branch into an unmapped page: the
 # trace comes at the target, the fault after it (kprobes steps branches
-# the same way)
-check step-branch "single steps of branches: step-branch's lines above" step-branch
+# the same way); and over stores whose writes fault: the trace comes
+# after the store, once its write was rerun (Hatari patch 0009 on the 030)
+check step-branch "single steps of branches and faulting stores: step-branch's lines above" step-branch
 
 before=$(workload_digest)
 
