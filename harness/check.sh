@@ -135,7 +135,8 @@ suites() {
 	long suite lockdep-storm lockdep lockdep_suite storm 2400
 	suite pfe-ftracetest pfe guest 3600 ftracetest.sh "${nokunit[@]}"
 	btf suite btf-ftracetest btf guest 3600 ftracetest.sh "${nokunit[@]}"
-	# perf probe -k vmlinux: the host's perf on the btf kernel's DWARF
+	# perf probe -k vmlinux: the host's and the guest's perf on the btf
+	# kernel's DWARF
 	btf suite btf-perf-vmlinux btf guest 600 perf-vmlinux.sh "${nokunit[@]}"
 	# the full storm: ~560 s of wall time on an idle machine; a hang still
 	# fails at 2400 s

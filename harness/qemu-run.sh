@@ -21,6 +21,7 @@
 # --icount: guest time counts guest instructions (1 ns each on virt, 8 on
 # the Macintosh; idle time is skipped) and the goldfish clock runs on that virtual clock, so what the
 # guest measures does not depend on how busy the host is.
+# A QEMU guest has 256 MiB of RAM, 1 GiB when the initramfs is over 24 MiB.
 # The board comes from the kernel's configuration (the .config beside
 # VMLINUX): CONFIG_VIRT, QEMU's virt board; CONFIG_MAC only, the Macintosh
 # Quadra 800 (q800).  The CPU is a 68040 on both: QEMU 7.2's 68060 model
