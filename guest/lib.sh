@@ -218,6 +218,25 @@ probe_defs_add() {
 	done
 }
 evname() { _e=${1%% *}; echo "${_e#?:}"; }
+# guest_probe_defs DIR FN PATTERN ENTRY LINE WHERE...: the guest's perf
+# ($P) writes into DIR what harness/perf-probe-defs.sh writes on the host:
+# -L FN (lines.txt; rel: the number it gives the line matching PATTERN, a
+# sed pattern), the definitions of FN's entry with the arguments ENTRY, of
+# line rel of FN with the variables LINE and of its return value, and
+# -V FN:rel.  WHERE: perf probe's options naming the object and its
+# source (-m KO or -k FILE, -s DIR).
+guest_probe_defs() {
+	_gd=$1 _gf=$2 _gp=$3 _ge=$4 _gl=$5
+	shift 5
+	rm -rf "$_gd" && mkdir -p "$_gd"
+	$P probe "$@" -L "$_gf" >"$_gd/lines.txt" 2>"$_gd/lines.err"
+	sed -n "s/^ *\([0-9][0-9]*\) .*$_gp.*/\1/p" "$_gd/lines.txt" | head -n 1 >"$_gd/rel"
+	_gr=$(cat "$_gd/rel")
+	$P probe "$@" --definition "$_gf $_ge" >"$_gd/entry.def" 2>"$_gd/entry.err"
+	$P probe "$@" --definition "$_gf:${_gr:-0} $_gl" >"$_gd/line.def" 2>"$_gd/line.err"
+	$P probe "$@" --definition "$_gf%return \$retval" >"$_gd/return.def" 2>"$_gd/return.err"
+	$P probe "$@" -V "$_gf:${_gr:-0}" >"$_gd/vars.txt" 2>"$_gd/vars.err"
+}
 
 # End a script: status is the number of failed checks.
 check_done() {

@@ -19,22 +19,13 @@
 
 pp_host=/opt/perf-probe/vmlinux
 K=$pp_host/vmlinux.debug
+# shellcheck disable=SC2034 # used by guest_probe_defs (guest/lib.sh)
 P=/usr/bin/perf
 
 # guest_defs DIR: the guest's perf writes what perf-probe-defs.sh writes
-# (REL from -L's numbering of the fsnotify_access(file) line)
 guest_defs() {
-	_d=$1
-	rm -rf "$_d" && mkdir -p "$_d"
-	$P probe -k $K -s $pp_host/src/kobj -L vfs_read >"$_d/lines.txt" 2>"$_d/lines.err"
-	sed -n 's/^ *\([0-9][0-9]*\) .*fsnotify_access(file);.*/\1/p' "$_d/lines.txt" | head -n 1 >"$_d/rel"
-	_rel=$(cat "$_d/rel")
-	$P probe -k $K --definition 'vfs_read file->f_path.dentry->d_name.name:string count' \
-		>"$_d/entry.def" 2>"$_d/entry.err"
-	$P probe -k $K --definition "vfs_read:${_rel:-0} ret" >"$_d/line.def" 2>"$_d/line.err"
-	# shellcheck disable=SC2016 # $retval is perf probe's, not the shell's
-	$P probe -k $K --definition 'vfs_read%return $retval' >"$_d/return.def" 2>"$_d/return.err"
-	$P probe -k $K -V "vfs_read:${_rel:-0}" >"$_d/vars.txt" 2>"$_d/vars.err"
+	guest_probe_defs "$1" vfs_read 'fsnotify_access(file);' \
+		'file->f_path.dentry->d_name.name:string count' ret -k $K -s $pp_host/src/kobj
 }
 
 # field EVENT NAME: NAME's value in EVENT's first line of dd's trace

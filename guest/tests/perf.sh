@@ -132,21 +132,14 @@ esac
 pp_names="defs args line return L V"
 
 # guest_defs DIR KO: the guest's perf writes what perf-probe-defs.sh
-# writes, from the module KO
+# writes, from the module KO (its source, for -L, from /opt/perf-probe)
 guest_defs() {
-	_d=$1 _ko=$2
-	rm -rf "$_d" && mkdir -p "$_d"
-	[ -n "$_ko" ] || { echo "no probe_target.ko in /lib/modules" >"$_d/entry.err"; return; }
-	# the offset of PT_LINE from pt_mix's first line, from -L's numbering
-	# of the source (-s: where the source is, for the DWARF's file name)
-	$P probe -s /opt/perf-probe -m "$_ko" -L pt_mix >"$_d/lines.txt" 2>"$_d/lines.err"
-	sed -n 's/^ *\([0-9][0-9]*\) .*PT_LINE.*/\1/p' "$_d/lines.txt" | head -n 1 >"$_d/rel"
-	_rel=$(cat "$_d/rel")
-	$P probe -m "$_ko" --definition 'pt_mix a b' >"$_d/entry.def" 2>"$_d/entry.err"
-	$P probe -m "$_ko" --definition "pt_mix:${_rel:-0} sq mixed" >"$_d/line.def" 2>"$_d/line.err"
-	# shellcheck disable=SC2016 # $retval is perf probe's, not the shell's
-	$P probe -m "$_ko" --definition 'pt_mix%return $retval' >"$_d/return.def" 2>"$_d/return.err"
-	$P probe -m "$_ko" -V "pt_mix:${_rel:-0}" >"$_d/vars.txt" 2>"$_d/vars.err"
+	if [ -z "$2" ]; then
+		rm -rf "$1" && mkdir -p "$1"
+		echo "no probe_target.ko in /lib/modules" >"$1/entry.err"
+		return
+	fi
+	guest_probe_defs "$1" pt_mix PT_LINE 'a b' 'sq mixed' -m "$2" -s /opt/perf-probe
 }
 
 # probe_checks PREFIX DIR WHOSE: the checks PREFIX-{defs,args,...} on the
