@@ -9,7 +9,7 @@
  * branch targets, or that holds a branch or a return, stays a breakpoint.
  * A probe inside a region goes only where the replaced instructions had
  * their boundaries; one enabled again before its delayed unoptimization
- * leaves consistent text.
+ * leaves consistent text.  A buffer used again runs its new copy.
  */
 
 #include <kunit/test.h>
@@ -78,6 +78,8 @@ asm(".text\n"
 #define OPT_TARGET_PROBE	4
 #define OPT_ZERO_PROBE		4
 #define OPT_JMP_ABS		0x4ef9
+/* buffers a test may take: four pages of them */
+#define OPT_HELD	(4 * PAGE_SIZE / (MAX_OPTINSN_SIZE * sizeof(kprobe_opcode_t)))
 
 static struct {
 	unsigned int hits;
@@ -290,6 +292,59 @@ static void opt_inner(struct kunit *test)
 	opt_unregister(test, &kp, before);
 }
 
+/*
+ * A buffer freed by a probe is dirty and comes back only after kprobes
+ * collect their garbage, when no clean buffer is left: take the other
+ * buffers until the one that has just run is handed out again, then
+ * give it to a probe elsewhere.  Its new copy must run, not the old one
+ * a cache may still hold (an emulated 68060 runs the old one when the
+ * buffer is written without its flush).
+ */
+static void opt_buffer_reused(struct kunit *test)
+{
+	kprobe_opcode_t *old, *slot, **held;
+	unsigned int n = 0, i;
+	struct kprobe kp, *p;
+	u16 before[3];
+
+	held = kunit_kcalloc(test, OPT_HELD, sizeof(*held), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, held);
+	opt_register(test, &kp, m68k_opt_target, OPT_TARGET_PROBE, before);
+	KUNIT_ASSERT_EQ(test, *kp.addr, OPT_JMP_ABS);
+	rcu_read_lock();
+	p = get_kprobe(kp.addr);
+	old = container_of(p, struct optimized_kprobe, kp)->optinsn.insn;
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, m68k_opt_target(5), 0x100c);
+	opt_unregister(test, &kp, before);
+
+	do {
+		slot = get_optinsn_slot();
+		if (slot && slot != old)
+			held[n++] = slot;
+	} while (slot && slot != old && n < OPT_HELD);
+	if (slot != old) {
+		KUNIT_FAIL(test, "the buffer not handed out again in %u", n);
+		goto out;
+	}
+	free_optinsn_slot(slot, 0);
+
+	opt_register(test, &kp, m68k_opt_zero, OPT_ZERO_PROBE, before);
+	KUNIT_EXPECT_EQ(test, *kp.addr, OPT_JMP_ABS);
+	rcu_read_lock();
+	p = get_kprobe(kp.addr);
+	slot = p ? container_of(p, struct optimized_kprobe, kp)->optinsn.insn : NULL;
+	rcu_read_unlock();
+	KUNIT_EXPECT_PTR_EQ(test, slot, old);
+	KUNIT_EXPECT_EQ(test, m68k_opt_zero(0), 1);
+	KUNIT_EXPECT_EQ(test, m68k_opt_zero(7), 0);
+	KUNIT_EXPECT_EQ(test, opt.hits, 2);
+	opt_unregister(test, &kp, before);
+out:
+	for (i = 0; i < n; i++)
+		free_optinsn_slot(held[i], 0);
+}
+
 static struct kunit_case m68k_optprobes_cases[] = {
 	KUNIT_CASE(opt_layout),
 	KUNIT_CASE(opt_hit),
@@ -298,6 +353,7 @@ static struct kunit_case m68k_optprobes_cases[] = {
 	KUNIT_CASE(opt_refused),
 	KUNIT_CASE(opt_inner),
 	KUNIT_CASE(opt_reenable),
+	KUNIT_CASE(opt_buffer_reused),
 	{}
 };
 
