@@ -9,7 +9,7 @@
  * branch targets, or that holds a branch or a return, stays a breakpoint.
  * A probe inside a region goes only where the replaced instructions had
  * their boundaries; one enabled again before its delayed unoptimization
- * leaves consistent text.  A buffer used again runs its new copy.
+ * leaves consistent text.  A buffer that held code runs its new detour.
  */
 
 #include <kunit/test.h>
@@ -18,9 +18,11 @@
 #include <linux/string.h>
 #include <asm/ptrace.h>
 #include <asm/probes.h>
+#include <asm/text-patching.h>
 
-/* the probed functions, in assembly so that their layout is known */
-int m68k_opt_target(int a), m68k_opt_zero(int a), m68k_opt_loop(int n);
+/* the probed functions and an entry, in assembly: their layout is known */
+int m68k_opt_target(int a), m68k_opt_zero(int a), m68k_opt_loop(int n),
+	m68k_opt_enter(int a, kprobe_opcode_t *buf);
 
 /*
  * m68k_opt_target(a) = 2 * (a + 1) + 0x1000; the constant is read
@@ -61,6 +63,19 @@ asm(".text\n"
 "	rts\n"
 "	.size	m68k_opt_zero, . - m68k_opt_zero\n");
 
+/*
+ * m68k_opt_enter(a, buf) is m68k_opt_target(a) with its probe at +4
+ * jumping to buf: the stack and %d0 as they are there.
+ */
+asm(".text\n"
+"	.globl	m68k_opt_enter\n"
+"	.type	m68k_opt_enter, @function\n"
+"m68k_opt_enter:\n"
+"	move.l	4(%sp),%d0\n"
+"	move.l	8(%sp),%a0\n"
+"	jmp	(%a0)\n"
+"	.size	m68k_opt_enter, . - m68k_opt_enter\n");
+
 /* m68k_opt_loop(n) = 1 + 2 + ... + n for n >= 1, branching back to +6 */
 asm(".text\n"
 "	.globl	m68k_opt_loop\n"
@@ -78,8 +93,8 @@ asm(".text\n"
 #define OPT_TARGET_PROBE	4
 #define OPT_ZERO_PROBE		4
 #define OPT_JMP_ABS		0x4ef9
-/* buffers a test may take: four pages of them */
-#define OPT_HELD	(4 * PAGE_SIZE / (MAX_OPTINSN_SIZE * sizeof(kprobe_opcode_t)))
+/* what the code a buffer held before its probe returns */
+#define OPT_OLD			0x5a
 
 static struct {
 	unsigned int hits;
@@ -293,56 +308,51 @@ static void opt_inner(struct kunit *test)
 }
 
 /*
- * A buffer freed by a probe is dirty and comes back only after kprobes
- * collect their garbage, when no clean buffer is left: take the other
- * buffers until the one that has just run is handed out again, then
- * give it to a probe elsewhere.  Its new copy must run, not the old one
- * a cache may still hold (an emulated 68060 runs the old one when the
- * buffer is written without its flush).
+ * A buffer may hold code that has just run: the test fills the first
+ * clean one with "moveq #0x5a,%d0; rts" pairs and runs each pair, then
+ * has the buffer written for a probe at m68k_opt_target+4 and enters it
+ * at once, as the probe's jump would (m68k_opt_enter).  The new detour
+ * must run (the handler sees the probe, the result is m68k_opt_target's),
+ * not the old code from the instruction cache: an emulated 68060 runs
+ * the old code when the buffer is written without its flush.  (Through
+ * register_kprobe() the optimizer's wait lies between the write and the
+ * first run, long enough for the old lines to leave the cache.)
  */
 static void opt_buffer_reused(struct kunit *test)
 {
-	kprobe_opcode_t *old, *slot, **held;
-	unsigned int n = 0, i;
-	struct kprobe kp, *p;
-	u16 before[3];
+	struct kprobe probe = { .pre_handler = opt_pre };
+	u16 code[MAX_OPTINSN_SIZE & ~1];
+	struct optimized_kprobe op = {};
+	kprobe_opcode_t *slot;
+	unsigned int i;
 
-	held = kunit_kcalloc(test, OPT_HELD, sizeof(*held), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, held);
-	opt_register(test, &kp, m68k_opt_target, OPT_TARGET_PROBE, before);
-	KUNIT_ASSERT_EQ(test, *kp.addr, OPT_JMP_ABS);
-	rcu_read_lock();
-	p = get_kprobe(kp.addr);
-	old = container_of(p, struct optimized_kprobe, kp)->optinsn.insn;
-	rcu_read_unlock();
-	KUNIT_EXPECT_EQ(test, m68k_opt_target(5), 0x100c);
-	opt_unregister(test, &kp, before);
-
-	do {
-		slot = get_optinsn_slot();
-		if (slot && slot != old)
-			held[n++] = slot;
-	} while (slot && slot != old && n < OPT_HELD);
-	if (slot != old) {
-		KUNIT_FAIL(test, "the buffer not handed out again in %u", n);
-		goto out;
+	for (i = 0; i < ARRAY_SIZE(code); i += 2) {
+		code[i] = 0x7000 | OPT_OLD;	/* moveq #OPT_OLD,%d0 */
+		code[i + 1] = 0x4e75;		/* rts */
 	}
+	slot = get_optinsn_slot();
+	KUNIT_ASSERT_NOT_NULL(test, slot);
+	if (m68k_patch_copy(slot, code, sizeof(code))) {
+		free_optinsn_slot(slot, 0);
+		KUNIT_FAIL(test, "the buffer could not be written");
+		return;
+	}
+	for (i = 0; i < sizeof(code); i += 4)
+		KUNIT_EXPECT_EQ(test, ((int (*)(void))((u8 *)slot + i))(), OPT_OLD);
 	free_optinsn_slot(slot, 0);
 
-	opt_register(test, &kp, m68k_opt_zero, OPT_ZERO_PROBE, before);
-	KUNIT_EXPECT_EQ(test, *kp.addr, OPT_JMP_ABS);
-	rcu_read_lock();
-	p = get_kprobe(kp.addr);
-	slot = p ? container_of(p, struct optimized_kprobe, kp)->optinsn.insn : NULL;
-	rcu_read_unlock();
-	KUNIT_EXPECT_PTR_EQ(test, slot, old);
-	KUNIT_EXPECT_EQ(test, m68k_opt_zero(0), 1);
-	KUNIT_EXPECT_EQ(test, m68k_opt_zero(7), 0);
-	KUNIT_EXPECT_EQ(test, opt.hits, 2);
-	opt_unregister(test, &kp, before);
-out:
-	for (i = 0; i < n; i++)
-		free_optinsn_slot(held[i], 0);
+	memset(&opt, 0, sizeof(opt));
+	op.kp.addr = (kprobe_opcode_t *)((unsigned long)m68k_opt_target +
+					 OPT_TARGET_PROBE);
+	INIT_LIST_HEAD(&op.kp.list);
+	list_add(&probe.list, &op.kp.list);
+	KUNIT_ASSERT_EQ(test, arch_prepare_optimized_kprobe(&op, &probe), 0);
+	KUNIT_EXPECT_PTR_EQ(test, op.optinsn.insn, slot);
+	KUNIT_EXPECT_EQ(test, m68k_opt_enter(5, op.optinsn.insn), 0x100c);
+	KUNIT_EXPECT_EQ(test, opt.hits, 1);
+	KUNIT_EXPECT_EQ(test, opt.pc, (unsigned long)op.kp.addr);
+	KUNIT_EXPECT_EQ(test, opt.d0, 5);
+	arch_remove_optimized_kprobe(&op);
 }
 
 static struct kunit_case m68k_optprobes_cases[] = {
