@@ -312,11 +312,8 @@ static void opt_inner(struct kunit *test)
  * clean one with "moveq #0x5a,%d0; rts" pairs and runs each pair, then
  * has the buffer written for a probe at m68k_opt_target+4 and enters it
  * at once, as the probe's jump would (m68k_opt_enter).  The new detour
- * must run (the handler sees the probe, the result is m68k_opt_target's),
- * not the old code from the instruction cache: an emulated 68060 runs
- * the old code when the buffer is written without its flush.  (Through
- * register_kprobe() the optimizer's wait lies between the write and the
- * first run, long enough for the old lines to leave the cache.)
+ * must run: the handler sees the probe, the result is m68k_opt_target's
+ * (the old code would return 0x5a).
  */
 static void opt_buffer_reused(struct kunit *test)
 {
