@@ -16,9 +16,9 @@
 #include <linux/kprobes.h>
 #include <linux/rcupdate.h>
 #include <linux/string.h>
+#include <linux/text-patching.h>
 #include <asm/ptrace.h>
 #include <asm/probes.h>
-#include <asm/text-patching.h>
 
 /* the probed functions and an entry, in assembly: their layout is known */
 int m68k_opt_target(int a), m68k_opt_zero(int a), m68k_opt_loop(int n),
