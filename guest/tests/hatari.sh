@@ -104,8 +104,33 @@ if modprobe preemptirq_delay_test test_mode=irq delay=8000 burst_size=1; then
 else
 	fail clock-irqs-off "modprobe preemptirq_delay_test failed"
 fi
+# (3) interrupts off across several periods (25 ms: two ends of a period
+# while the first is still pending; a clock that stood still there hung
+# the machine, as the hwlat tracer did)
+echo 0 >$T/tracing_max_latency
+echo "clock: preemptirq_delay_test, 25 ms with interrupts off"
+if modprobe preemptirq_delay_test test_mode=irq delay=25000 burst_size=1; then
+	lat=$(cat $T/tracing_max_latency)
+	rmmod preemptirq_delay_test
+	check clock-irqs-off-periods "tracing_max_latency=$lat, expected 25000..26000 us" \
+		test "$lat" -ge 25000 -a "$lat" -le 26000
+else
+	fail clock-irqs-off-periods "modprobe preemptirq_delay_test failed"
+fi
 echo nop >$T/current_tracer
 echo 1 >$T/options/function-trace
+# (4) the hwlat tracer: half a second of every second with interrupts off,
+# reading this clock until the half second has passed; its samples (two
+# readings a clock step apart count as a latency above tracing_thresh)
+# show that its sampling loop ended
+trace_reset
+echo "clock: the hwlat tracer, 3 s"
+echo hwlat >$T/current_tracer
+sleep 3
+echo 0 >$T/tracing_on
+n=$(grep -c 'inner/outer(us):' $T/trace)
+echo nop >$T/current_tracer
+check clock-hwlat "$n hwlat samples in 3 s" test "$n" -ge 1
 
 # --- every function: the function tracer, then function_graph (each
 # timer tick traced whole, which at the emulator's own speed took longer
