@@ -94,29 +94,25 @@ sleep 2
 lat=$(cat $T/tracing_max_latency)
 check clock-idle "the longest irqs-off section in 2 s of sleep is $lat us" \
 	test "$lat" -lt 5000
-echo 0 >$T/tracing_max_latency
-echo "clock: preemptirq_delay_test, 8 ms with interrupts off"
-if modprobe preemptirq_delay_test test_mode=irq delay=8000 burst_size=1; then
-	lat=$(cat $T/tracing_max_latency)
-	rmmod preemptirq_delay_test
-	check clock-irqs-off "tracing_max_latency=$lat, expected 8000..9000 us" \
-		test "$lat" -ge 8000 -a "$lat" -le 9000
-else
-	fail clock-irqs-off "modprobe preemptirq_delay_test failed"
-fi
+# irqs_off_delay NAME MS: preemptirq_delay_test busy-waits MS ms with
+# interrupts off; the irqsoff tracer must time it at MS..MS+1 ms
+irqs_off_delay() {
+	echo 0 >$T/tracing_max_latency
+	echo "clock: preemptirq_delay_test, $2 ms with interrupts off"
+	if modprobe preemptirq_delay_test test_mode=irq delay=$(($2 * 1000)) burst_size=1; then
+		lat=$(cat $T/tracing_max_latency)
+		rmmod preemptirq_delay_test
+		check "$1" "tracing_max_latency=$lat, expected $(($2 * 1000))..$(($2 * 1000 + 1000)) us" \
+			test "$lat" -ge $(($2 * 1000)) -a "$lat" -le $(($2 * 1000 + 1000))
+	else
+		fail "$1" "modprobe preemptirq_delay_test failed"
+	fi
+}
+irqs_off_delay clock-irqs-off 8
 # (3) interrupts off across several periods (25 ms: two ends of a period
 # while the first is still pending; a clock that stood still there hung
 # the machine, as the hwlat tracer did)
-echo 0 >$T/tracing_max_latency
-echo "clock: preemptirq_delay_test, 25 ms with interrupts off"
-if modprobe preemptirq_delay_test test_mode=irq delay=25000 burst_size=1; then
-	lat=$(cat $T/tracing_max_latency)
-	rmmod preemptirq_delay_test
-	check clock-irqs-off-periods "tracing_max_latency=$lat, expected 25000..26000 us" \
-		test "$lat" -ge 25000 -a "$lat" -le 26000
-else
-	fail clock-irqs-off-periods "modprobe preemptirq_delay_test failed"
-fi
+irqs_off_delay clock-irqs-off-periods 25
 echo nop >$T/current_tracer
 echo 1 >$T/options/function-trace
 # (4) the hwlat tracer: half a second of every second with interrupts off,
