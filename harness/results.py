@@ -29,6 +29,10 @@ list every case a unit must report, one per line:
   WORD ID [-- reason]            exactly this case, with this verdict
   each WORD N[-M] GLOB [-- reason]   N (to M) cases whose ID matches GLOB,
                                  each with this verdict
+  same-as OTHER                  every line of OTHER.expect (in the same
+                                 directory), its "boot:OTHER" read as
+                                 "boot:UNIT"; a line of this file with the
+                                 same ID (or glob) replaces OTHER's
   # comment
 WORD is the raw verdict (PASS, XFAIL, SKIP, UNSUPPORTED, UNRESOLVED,
 UNTESTED, TODO); anything but PASS needs its reason.  ID is what the log
@@ -378,6 +382,7 @@ EXPECT_WORDS = ('PASS', 'XFAIL', 'SKIP', 'UNSUPPORTED', 'UNRESOLVED',
                 'UNTESTED', 'TODO')
 EXPECT_SUFFIX = '.expect'
 EACH_COUNT = re.compile(r'^(\d+)(?:-(\d+))?$')
+SAME_AS = re.compile(r'^same-as\s+(\S+)$')
 
 
 @dataclass
@@ -439,7 +444,7 @@ def parse_expect(text, where=''):
     entries, errors, keys = [], [], set()
     for no, raw in enumerate(text.split('\n'), 1):
         line = raw.strip()
-        if not line or line.startswith('#'):
+        if not line or line.startswith('#') or SAME_AS.match(line):
             continue
         body, _, reason = line.partition(' -- ')
         parts = body.split(None, 1)
@@ -511,6 +516,46 @@ def expect_file(expect_dir, unit):
     return os.path.join(expect_dir, unit + EXPECT_SUFFIX)
 
 
+def same_as(text):
+    """The OTHER units of a file's "same-as OTHER" lines."""
+    return [m.group(1) for m in (SAME_AS.match(raw.strip())
+                                 for raw in text.split('\n')) if m]
+
+
+def load_expect(expect_dir, unit):
+    """UNIT's expectations, with a "same-as OTHER" line resolved:
+    ([Expect], [error message], OTHER or None).  OSError if UNIT has no
+    file."""
+    path = expect_file(expect_dir, unit)
+    with open(path, encoding='utf-8') as f:
+        text = f.read()
+    entries, errors = parse_expect(text, path)
+    others = same_as(text)
+    if not others:
+        return entries, errors, None
+    if len(others) > 1:
+        return entries, errors + [f'{path}: more than one same-as line'], None
+    other = others[0]
+    opath = expect_file(expect_dir, other)
+    try:
+        with open(opath, encoding='utf-8') as f:
+            otext = f.read()
+    except OSError:
+        return entries, errors + [f'{path}: same-as {other}: no file {opath}'], other
+    if same_as(otext):
+        return entries, errors + [f'{path}: same-as {other}, which is itself '
+                                  'same-as another (one level only)'], other
+    base, oerrors = parse_expect(otext, opath)
+    mine = {(e.each, e.key) for e in entries}
+    merged = []
+    for e in base:
+        if not e.each and e.key == f'boot:{other}':
+            e.key = f'boot:{unit}'
+        if (e.each, e.key) not in mine:
+            merged.append(e)
+    return merged + entries, errors + oerrors, other
+
+
 def check_expectations(cases, expect_dir, units=()):
     """Failed cases of suite "expect" for every difference; also sets each
     case's expected reason (Case.expected) for the report."""
@@ -525,8 +570,7 @@ def check_expectations(cases, expect_dir, units=()):
             fail(f'{unit}: no case in its logs (did it run?)')
             continue
         try:
-            with open(path, encoding='utf-8') as f:
-                entries, errors = parse_expect(f.read(), path)
+            entries, errors, _ = load_expect(expect_dir, unit)
         except OSError:
             fail(f'{unit}: no expectation file {path}')
             continue
@@ -546,6 +590,16 @@ def update_expect(expect_dir, cases):
     changes = []
     for unit, ucases in by_unit(cases).items():
         path = expect_file(expect_dir, unit)
+        try:
+            entries, _, other = load_expect(expect_dir, unit)
+        except OSError:
+            other = None
+        if other:
+            # Not rewritten: the difference may belong in OTHER's file or
+            # in this one, which only a person can tell.
+            for msg in compare(unit, ucases, entries):
+                changes.append(f'{unit}: same-as {other}, not rewritten: {msg}')
+            continue
         try:
             with open(path, encoding='utf-8') as f:
                 old = f.read().rstrip('\n').split('\n')

@@ -533,14 +533,49 @@ class ExpectTest(unittest.TestCase):
         with open(os.path.join(self.exp, 'ft.expect')) as f:
             self.assertIn('UNSUPPORTED ftracetest:Needs SMP -- this test needs 2 CPUs\n', f.read())
 
+    def test_same_as(self):
+        """same-as takes another suite's lines, its boot check renamed;
+        a line of the suite's own replaces the other's."""
+        self.expect('base', '# base\nPASS boot:base\nPASS a\nSKIP b -- none here\n')
+        self.expect('copy', '# copy\nsame-as base\nPASS b\n')
+        log = self.write('copy.log', 'CHECK PASS a\nCHECK PASS b\n')
+        out = self.boot_out('copy')
+        self.assertEqual(self.problems([log, out]), [])
+        log = self.write('copy.log', 'CHECK PASS a\nCHECK SKIP b: x\nCHECK PASS c\n')
+        self.assertEqual(self.problems([log, out]), ['copy: b: SKIP, expected PASS',
+                                                     'copy: unexpected c (PASS)'])
+        # the base itself is unchanged by its copy
+        blog = self.write('base.log', 'CHECK PASS a\nCHECK SKIP b: x\n')
+        self.assertEqual(self.problems([blog, self.boot_out('base')]), [])
+
+    def test_same_as_errors(self):
+        log = self.write('c.log', 'CHECK PASS a\n')
+        self.expect('c', 'same-as nothere\nPASS a\n')
+        self.assertIn('same-as nothere: no file', self.problems([log])[0])
+        self.expect('b', 'same-as a\nPASS a\n')
+        self.expect('c', 'same-as b\nPASS a\n')
+        self.assertIn('one level only', self.problems([log])[0])
+        self.expect('c', 'same-as b\nsame-as a\nPASS a\n')
+        self.assertIn('more than one same-as line', self.problems([log])[0])
+
+    def test_update_leaves_same_as_alone(self):
+        self.expect('base', 'PASS a\n')
+        self.expect('copy', 'same-as base\n')
+        log = self.write('copy.log', 'CHECK PASS a\nCHECK PASS new\n')
+        rc, out = run_cli(['update-expect', self.exp, log])
+        self.assertIn('copy: same-as base, not rewritten: copy: unexpected new (PASS)', out)
+        with open(os.path.join(self.exp, 'copy.expect')) as f:
+            self.assertEqual(f.read(), 'same-as base\n')
+
 
 class ExpectFilesTest(unittest.TestCase):
     """The expectation files of the repository, read as they are."""
 
     def test_boot_check_names_its_own_suite(self):
-        """A suite's boot check is boot:SUITE: an expectation copied from
-        another suite's file and left naming that suite would fail the
-        suite on every run (it did for btf- and q800-ftracetest, which
+        """Every file reads without an error, and a suite's boot check is
+        boot:SUITE (same-as renames the other's): an expectation copied
+        from another suite's file and left naming that suite would fail
+        the suite on every run (it did for btf- and q800-ftracetest, which
         make check runs only on request)."""
         top = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'expect')
         seen = 0
@@ -549,15 +584,13 @@ class ExpectFilesTest(unittest.TestCase):
                 if not name.endswith('.expect'):
                     continue
                 unit = name[:-len('.expect')]
-                with open(os.path.join(top, kernel, name)) as f:
-                    for line in f:
-                        words = line.split()
-                        if len(words) >= 2 and words[1].startswith('boot:'):
-                            seen += 1
-                            self.assertEqual(words[1], 'boot:' + unit,
-                                             '%s/%s' % (kernel, name))
+                entries, errors, _ = results.load_expect(os.path.join(top, kernel), unit)
+                self.assertEqual(errors, [], '%s/%s' % (kernel, name))
+                for e in entries:
+                    if e.key.startswith('boot:'):
+                        seen += 1
+                        self.assertEqual(e.key, 'boot:' + unit, '%s/%s' % (kernel, name))
         self.assertGreater(seen, 40)
-
 
 if __name__ == '__main__':
     unittest.main()
