@@ -22,8 +22,19 @@ dmesg -n 5
 # middle of the case's result line.  That output stays in
 # $log/stdout.txt, printed only if the run produced no log.
 mkdir -p $log
+# On the slow machines the run takes an hour or more (Hatari's 68060):
+# once a minute, how many cases have their verdict so far.  Stopped
+# before the log is printed, so it never cuts into a result line.
+(
+	while sleep 60; do
+		n=$(grep -c -E '^\[[0-9]+\].*\[[A-Z]+\]$' $log/ftracetest.log 2>/dev/null)
+		echo "FTRACE-PROGRESS ${n:-0} cases done"
+	done
+) &
+progress=$!
 ./ftracetest -k -l $log "$@" >$log/stdout.txt 2>&1
 rc=$?
+kill $progress
 if [ -f $log/ftracetest.log ]; then
 	cat $log/ftracetest.log
 else
