@@ -534,7 +534,7 @@ def load_expect(expect_dir, unit):
     if not others:
         return entries, errors, None
     if len(others) > 1:
-        return entries, errors + [f'{path}: more than one same-as line'], None
+        return entries, errors + [f'{path}: more than one same-as line'], others[0]
     other = others[0]
     opath = expect_file(expect_dir, other)
     try:
@@ -591,18 +591,16 @@ def update_expect(expect_dir, cases):
     for unit, ucases in by_unit(cases).items():
         path = expect_file(expect_dir, unit)
         try:
-            entries, _, other = load_expect(expect_dir, unit)
-        except OSError:
-            other = None
-        if other:
-            # Not rewritten: the difference may belong in OTHER's file or
-            # in this one, which only a person can tell.
-            for msg in compare(unit, ucases, entries):
-                changes.append(f'{unit}: same-as {other}, not rewritten: {msg}')
-            continue
-        try:
             with open(path, encoding='utf-8') as f:
-                old = f.read().rstrip('\n').split('\n')
+                text = f.read()
+            if same_as(text):
+                # Not rewritten: the difference may belong in OTHER's file
+                # or in this one, which only a person can tell.
+                entries, _, other = load_expect(expect_dir, unit)
+                for msg in compare(unit, ucases, entries):
+                    changes.append(f'{unit}: same-as {other}, not rewritten: {msg}')
+                continue
+            old = text.rstrip('\n').split('\n')
         except OSError:
             old = [f'# The checks of the {unit} suite (harness/check.sh) and their verdicts.',
                    '# WORD ID [-- reason]; see harness/results.py and README.md.']

@@ -592,5 +592,6 @@ class ExpectFilesTest(unittest.TestCase):
                         self.assertEqual(e.key, 'boot:' + unit, '%s/%s' % (kernel, name))
         self.assertGreater(seen, 40)
 
+
 if __name__ == '__main__':
     unittest.main()
