@@ -233,6 +233,8 @@ suites() {
 	# time for its 123 cases by the first 31; not yet run to its end (a
 	# run beside a fresh-clone make check was stopped after 92 min)
 	long only73 suite hatari060-ftracetest atari060-dynamic guest 10800 ftracetest.sh "${nokunit[@]}"
+	# the same on the 68030 (about 1.3 times the 060's emulated time)
+	long only73 suite hatari030-ftracetest atari030-dynamic guest 14400 ftracetest.sh "${nokunit[@]}"
 	long only73 suite hatari030-dynamic atari030-dynamic guest 3600 dynamic.sh "${nokunit[@]}"
 	# ColdFire: the tracing self tests, and the trace events of a boot
 	only73 suite mcf5208-selftests mcf5208-boot nouser_suite 300 selftests
