@@ -16,6 +16,8 @@
 #   make profile  instructions per function of one traced getppid() call
 #                 (build/KERNEL/profile-VARIANT/table.md; beside x86_64's
 #                 when `make profile MACHINE=x86_64` made that one)
+#   make profile-spawn   instructions per function of a fork+exec+pipe
+#                 round, notp beside tp (build/KERNEL/profile-spawn/spawn.md)
 #   make sweep    kprobes on every function entry and text symbol (slow)
 #   make series   the port as a git format-patch series (build/7.3/series/)
 #   make series-check   git am of the series = build/7.3/linux, feature tables, checkpatch
@@ -208,7 +210,7 @@ TRACE_CMD_SRC ?= $(if $(wildcard $(CURDIR)/../shared/src),$(CURDIR)/../shared/sr
 # for the Atari machines (MACHINE=atari060, atari030).
 HATARI_SRC ?= $(TRACE_CMD_SRC)
 
-.PHONY: run check results bench bench-calls profile shell guest record view deps tree kernel initramfs guest-bin gnu-tools klp-tools host-perf \
+.PHONY: run check results bench bench-calls profile profile-spawn shell guest record view deps tree kernel initramfs guest-bin gnu-tools klp-tools host-perf \
 	trace-cmd elfutils perf clean FORCE sweep series am-check checkpatch series-check bisect-build defconfigs \
 	anchor-ftracetest qemu-cpus hatari mutate
 
@@ -299,7 +301,7 @@ ifeq ($(MACHINE),mcf5208)
 # kernel: the trace events of the boot; VARIANT=boot: the self tests;
 # VARIANT=bootgraph: function_graph from boot; VARIANT=flat: the FLAT
 # init's checks, printed by the guest itself).
-NO_USERLAND_GOALS := guest shell record sweep bench-calls profile
+NO_USERLAND_GOALS := guest shell record sweep bench-calls profile profile-spawn
 ifneq ($(filter $(NO_USERLAND_GOALS),$(MAKECMDGOALS)),)
 $(error MACHINE=mcf5208 boots without userland (no MMU, no libc): make run, make check and make bench only)
 endif
@@ -536,6 +538,22 @@ profile: initramfs
 	@$(if $(filter virt,$(MACHINE)),$(if $(wildcard $(PROFILE_ANCHOR)/function.pcs),\
 		PROFILE_BESIDE="x86_64 $(B)/kobj-x86_64-dynamic/vmlinux $(PROFILE_ANCHOR)")) \
 		$(STAGE) profile harness/profile.sh $(KOBJ) $(PROFILE_DIR) $(PROFILE_STATES)
+
+# A fork+exec+pipe round (make bench's tracepoint workload), function by
+# function, on two kernels side by side: PROFILE_SPAWN (default notp tp:
+# what tracepoints compiled in and off add around their sites).  Every
+# instruction the guest executes is counted by a TCG plugin of ours
+# (harness/plugin/insn-count.c, built against the installed QEMU's plugin
+# API), from a sync() before PROFILE_ROUNDS rounds (default 2000) to one
+# after.  Table: build/KERNEL/profile-spawn[-MACHINE]/spawn.md.
+PROFILE_SPAWN ?= notp tp
+PROFILE_SPAWN_DIR = $(B)/profile-spawn$(if $(filter-out virt,$(MACHINE)),-$(MACHINE))
+profile-spawn:
+	@test $(words $(PROFILE_SPAWN)) = 2 || { echo "make profile-spawn: PROFILE_SPAWN names two variants" >&2; exit 2; }
+	@for v in $(PROFILE_SPAWN); do $(MAKE) --no-print-directory initramfs VARIANT=$$v; done
+	@$(STAGE) qemu-plugin harness/build-qemu-plugin.sh $(SHARED)/qemu-plugin
+	@$(STAGE) profile-spawn harness/profile-spawn.sh $(SHARED)/qemu-plugin/insn-count.so $(PROFILE_SPAWN_DIR) \
+		$(foreach v,$(PROFILE_SPAWN),$(v)=$(B)/kobj-$(if $(filter-out virt,$(MACHINE)),$(MACHINE)-)$(v))
 
 clean:
 	rm -rf $(B)/kobj-* $(B)/linux $(B)/logs

@@ -5,11 +5,30 @@
 # function_graph: all functions; kprobe, kretprobe: an event on getppid()'s
 # system call function, as `make bench` puts it), then make tagged getppid()
 # calls (`bench profile`) for the host's gdb to single-step one of.
+# "profile.state=spawn": see below.
 . /harness/lib.sh
 state=off
+rounds=2000
 for _a in $(cat /proc/cmdline); do
-	case $_a in profile.state=*) state=${_a#profile.state=} ;; esac
+	case $_a in
+	profile.state=*) state=${_a#profile.state=} ;;
+	profile.rounds=*) rounds=${_a#profile.rounds=} ;;
+	esac
 done
+
+# `make profile-spawn` (harness/profile-spawn.sh): fork+exec+pipe rounds,
+# tracing as the kernel booted (none on notp), between two sync() calls:
+# the host's instruction counter (harness/plugin/insn-count.c) counts
+# from the first sys_sync() to the second.  200 rounds first, not
+# counted, as make bench does.
+if [ "$state" = spawn ]; then
+	bench spawn 200 >/dev/null || { echo "profile: 'spawn' failed"; exit 1; }
+	sync
+	bench spawn "$rounds" >/dev/null || { echo "profile: 'spawn' failed"; exit 1; }
+	sync
+	echo "PROFILE spawn $rounds rounds"
+	exit 0
+fi
 
 trace_reset
 case $state in
