@@ -22,13 +22,19 @@ dmesg -n 5
 # middle of the case's result line.  That output stays in
 # $log/stdout.txt, printed only if the run produced no log.
 mkdir -p $log
-# On the slow machines the run takes an hour or more (Hatari's 68060):
-# once a minute, how many cases have their verdict so far.  Stopped
-# before the log is printed, so it never cuts into a result line.
+# On the slow machines the run takes hours (Hatari's 68060): once a
+# minute, the verdicts that came since the last minute ("FTRACE-SEEN"
+# lines, which no result parser reads) and how many cases have one, so a
+# run stopped before its end still shows what it saw.  Stopped before the
+# log is printed, so it never cuts into a result line.
 (
+	shown=0
 	while sleep 60; do
-		n=$(grep -c -E '^\[[0-9]+\].*\[[A-Z]+\]$' $log/ftracetest.log 2>/dev/null)
-		echo "FTRACE-PROGRESS ${n:-0} cases done"
+		grep -E '^\[[0-9]+\].*\[[A-Z]+\]$' $log/ftracetest.log >/tmp/ftracetest-seen 2>/dev/null
+		n=$(wc -l </tmp/ftracetest-seen)
+		sed -n "$((shown + 1)),\$s/^/FTRACE-SEEN /p" /tmp/ftracetest-seen
+		shown=$n
+		echo "FTRACE-PROGRESS $n cases done"
 	done
 ) &
 progress=$!
