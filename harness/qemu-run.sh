@@ -5,7 +5,7 @@
 #
 #   qemu-run.sh --kernel VMLINUX --initrd INITRAMFS [--timeout SECS]
 #               [--log FILE] [--strict [--expect-warning FUNC]] [--icount]
-#               [--append "CMDLINE"] SCRIPT
+#               [--append "CMDLINE"] [--cpu-cycle-div N] SCRIPT
 #   qemu-run.sh --kernel VMLINUX --initrd INITRAMFS [--append "CMDLINE"] --interactive
 #   qemu-run.sh --kernel VMLINUX --no-userland [--timeout SECS] [--log FILE]
 #               [--strict] [--icount]
@@ -21,6 +21,8 @@
 # --icount: guest time counts guest instructions (1 ns each on virt, 8 on
 # the Macintosh; idle time is skipped) and the goldfish clock runs on that virtual clock, so what the
 # guest measures does not depend on how busy the host is.
+# --cpu-cycle-div N (Hatari only, 1-256; default 128): each instruction
+# counts a Nth of its cycles (below).
 # A QEMU guest has 256 MiB of RAM, 1 GiB when the initramfs is over 24 MiB.
 # The board comes from the kernel's configuration (the .config beside
 # VMLINUX): CONFIG_VIRT, QEMU's virt board; CONFIG_MAC only, the Macintosh
@@ -67,6 +69,7 @@ usage() { sed -n 's/^#   //p' "$0" >&2; exit 2; }
 kernel='' initrd='' timeout=600 log='' strict='' append='' script='' interactive='' icount=''
 nouser=''
 warning=''
+cycle_div=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=${2:?}; shift 2 ;;
@@ -79,6 +82,7 @@ while [ $# -gt 0 ]; do
 	--icount) icount=1; shift ;;
 	--interactive) interactive=1; shift ;;
 	--no-userland) nouser=1; shift ;;
+	--cpu-cycle-div) cycle_div=${2:?}; shift 2 ;;
 	-*) echo "$me: unknown option $1" >&2; usage ;;
 	*) [ -z "$script" ] || usage; script=$1; shift ;;
 	esac
@@ -96,6 +100,10 @@ fi
 [ -n "$nouser" ] || [ -f "$initrd" ] || die "no initramfs at $initrd"
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout wants seconds, got '$timeout'"
 [ -z "$warning" ] || [ -n "$strict" ] || die "--expect-warning goes with --strict"
+if [ -n "$cycle_div" ]; then
+	[[ $cycle_div =~ ^[1-9][0-9]*$ ]] && [ "$cycle_div" -le 256 ] ||
+		die "--cpu-cycle-div wants 1-256 (Hatari's limit), got '$cycle_div'"
+fi
 
 config=$(dirname "$kernel")/.config
 [ -f "$config" ] || die "no $config beside the kernel: cannot tell its machine"
@@ -145,6 +153,7 @@ else
 	die "$kernel is built for none of QEMU's virt board, the Macintosh, the MCF5208, Hatari's Falcon and the pc (CONFIG_VIRT, CONFIG_MAC, CONFIG_M520x, CONFIG_ATARI, CONFIG_X86_64)"
 fi
 [ -z "$nouser" ] || [ "${cpu:-}" = m5208 ] || die "--no-userland is for the ColdFire board only"
+[ -z "$cycle_div" ] || [ "${emu:-}" = hatari ] || die "--cpu-cycle-div is for Hatari's guests (an Atari kernel) only"
 
 # 256 MiB, unless the initramfs is large: it is unpacked into RAM, and
 # its files stay there (the btf kernel's, with that kernel's DWARF for the
@@ -205,7 +214,7 @@ if [ "${emu:-}" = hatari ]; then
 	qemu=(env HOME="$tmp/home" SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy "$hatari"
 		--confirm-quit off --sound off --mic off --log-file "$tmp/hatari.log" --log-level warn
 		"${board[@]}" --mmu on --addr24 off -s 14 --ttram 256 --dsp off --cpuclock 32
-		--compatible on --cpu-exact off --cpu-cycle-div 128 --data-cache off --natfeats on
+		--compatible on --cpu-exact off --cpu-cycle-div "${cycle_div:-128}" --data-cache off --natfeats on
 		--fast-forward on)
 fi
 
