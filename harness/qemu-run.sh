@@ -100,9 +100,8 @@ fi
 [ -n "$nouser" ] || [ -f "$initrd" ] || die "no initramfs at $initrd"
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout wants seconds, got '$timeout'"
 [ -z "$warning" ] || [ -n "$strict" ] || die "--expect-warning goes with --strict"
-if [ -n "$cycle_div" ]; then
-	[[ $cycle_div =~ ^[1-9][0-9]*$ ]] && [ "$cycle_div" -le 256 ] ||
-		die "--cpu-cycle-div wants 1-256 (Hatari's limit), got '$cycle_div'"
+if [ -n "$cycle_div" ] && ! { [[ $cycle_div =~ ^[1-9][0-9]*$ ]] && [ "$cycle_div" -le 256 ]; }; then
+	die "--cpu-cycle-div wants 1-256 (Hatari's limit), got '$cycle_div'"
 fi
 
 config=$(dirname "$kernel")/.config
