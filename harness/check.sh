@@ -231,12 +231,14 @@ suites() {
 	# kselftest ftrace on the 68060 at a 256th of the cycles (case 49,
 	# fgraph-multi-filter.tc, function_graph on every function of two
 	# instances, makes no progress at Hatari's default 128th): all 177
-	# verdicts in 6,512 s of host time on 2026-12-04, as two boots of half
-	# the directories each (docs/notes.md, session 33); the timeout allows
-	# a day 2.5 times slower
+	# verdicts in one boot, 5,114 s of one core on 2026-12-04
+	# (docs/notes.md, session 35); the timeout allows a day 2.5 times
+	# slower
 	long only73 suite hatari060-ftracetest atari060-dynamic guest 18000 ftracetest.sh \
 		--cpu-cycle-div 256 "${nokunit[@]}"
-	# the same on the 68030 (its cycle-exact CPU: more host time per case)
+	# the same on the 68030 (its cycle-exact CPU: more host time per
+	# case): all 177 verdicts as expected on 2026-12-04, but in six boots
+	# (about 8,400 s of one core, estimated; never one boot yet)
 	long only73 suite hatari030-ftracetest atari030-dynamic guest 21600 ftracetest.sh \
 		--cpu-cycle-div 256 "${nokunit[@]}"
 	long only73 suite hatari030-dynamic atari030-dynamic guest 3600 dynamic.sh "${nokunit[@]}"
