@@ -239,7 +239,7 @@ suites() {
 	# the same on the 68030 (its cycle-exact CPU: more host time per
 	# case): all 177 verdicts as expected in one boot, 6,120 s of one
 	# core on 2026-12-04 (docs/notes.md, session 36); the timeout allows
-	# a day 2.5 times slower
+	# a day 3.5 times slower (21,600 s)
 	long only73 suite hatari030-ftracetest atari030-dynamic guest 21600 ftracetest.sh \
 		--cpu-cycle-div 256 "${nokunit[@]}"
 	long only73 suite hatari030-dynamic atari030-dynamic guest 3600 dynamic.sh "${nokunit[@]}"
