@@ -461,12 +461,12 @@ def render(data, previous=None):
     return '\n'.join(out) + '\n'
 
 
-# Issue 31's target for tracing compiled in and off on patchable entries:
+# The target for tracing compiled in and off on patchable entries:
 # at most this many instructions added per traced function entry.
 PFE_OFF_MAX = 1.1
 
 
-# Issue 60's target for tracepoints compiled in and off: at most this
+# The target for tracepoints compiled in and off: at most this
 # many instructions added per tracepoint site passed.
 TP_OFF_MAX = 1.1
 # the tracepoint passes of ten fork+exec+pipe rounds (tp kernel, counted

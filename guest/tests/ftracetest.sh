@@ -29,8 +29,8 @@ mkdir -p $log
 # log is printed, so it never cuts into a result line.  Its timer is
 # "busybox sleep", whose task is named "busybox": the hist poll case
 # (trigger-hist-poll.tc) waits for the exit of a task named "sleep" and
-# fails when another one exits during its wait, as this loop's "sleep 60"
-# did on the 68030 (docs/notes.md, session 34).
+# fails ("poll exits too soon") when another one exits during its wait,
+# as this loop's "sleep 60" did on the 68030.
 (
 	shown=0
 	while busybox sleep 60; do

@@ -140,7 +140,7 @@ class BenchTest(unittest.TestCase):
                       '(MISSED: <= 1.1)', t)
         self.assertIn('fork+exec+pipe (ns/round): +0.20 % against plain; 0.80 instructions '
                       'per function entry, 125 entries per iteration (met: <= 1.1)', t)
-        # 144 / 125 = 1.15: over issue 31's 1.1, though under 6.12's old 1.2
+        # 144 / 125 = 1.15: over the target of 1.1, though under an older 1.2
         write(self.d, 'pfe.log', bench_lines('off', [1002] * 3, [50144] * 3) +
               'FIGURE entries-10000-calls 20000 entries\n'
               'FIGURE entries-2-spawns 250 entries\n')
