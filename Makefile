@@ -76,16 +76,11 @@ VARIANT  ?= dynamic
 # build/KERNEL/kobj-VARIANT (virt) and build/KERNEL/kobj-MACHINE-VARIANT;
 # harness/qemu-run.sh finds the machine in the kernel's .config.
 MACHINE  ?= virt
-KBASE_virt    := virt_defconfig
-KBASE_virt060 := virt_defconfig
-KBASE_q800    := mac_defconfig
-KBASE_mcf5208 := m5208evb_defconfig
-KBASE_atari060 := atari_defconfig
-KBASE_atari030 := atari_defconfig
-KBASE_x86_64  := x86_64_defconfig
-KBASE    := $(KBASE_$(MACHINE))
+# each machine's defconfig, emulator and board: harness/machines
+MACHINES := $(shell awk '!/^\#/ && NF { print $$1 }' harness/machines)
+KBASE    := $(shell awk -v m='$(MACHINE)' '!/^\#/ && $$1 == m { print $$2 }' harness/machines)
 ifeq ($(KBASE),)
-$(error unknown MACHINE '$(MACHINE)' (virt, virt060, q800, mcf5208, atari060, atari030 or x86_64))
+$(error unknown MACHINE '$(MACHINE)' (harness/machines: $(MACHINES)))
 endif
 GUEST_ARCH := $(if $(filter x86_64,$(MACHINE)),x86_64,m68k)
 export GUEST_ARCH
@@ -377,39 +372,30 @@ view: trace-cmd
 shell: initramfs
 	@harness/qemu-run.sh --kernel $(VMLINUX) --initrd $(INITRAMFS) --interactive
 
-# The kernels the suites need (dynamic ftrace, DYNAMIC_FTRACE=n, dynamic
-# ftrace with lockdep, patchable entries without frame pointers; the
-# Macintosh's, named MACHINE-VARIANT by check.sh --variants), then the
-# suites.  SUITES=a,b (shell patterns) runs only those, on only their kernels.
-# A plain `make check` runs every suite on the default kernel and
-# CHECK_OTHER_SUITES on the other one, and sums both up in one summary;
-# with KERNEL= or SUITES= it runs only that kernel.
+# make check: harness/check.sh builds the kernels the suites need (each
+# with the guest's userland, make initramfs), runs the suites two at a
+# time and prints one summary.  A plain `make check` runs every suite of
+# 7.3 but the long ones; SUITES=a,b (shell patterns) only those, on only
+# their kernels; KERNEL=6.12 every suite of the frozen port.
+# CHECK_LONG=1 adds the long suites (each needs a kernel of its own or
+# many minutes: docs/check.md) and CHECK_OTHER_SUITES on the other kernel.
+CHECK_LONG ?=
+# CHECK_BTF=1: the btf kernel's suites (the slowest kernel to build)
+CHECK_BTF ?=
+# CHECK_Q800_SLOW=1: kselftest ftrace on the Macintosh too
+CHECK_Q800_SLOW ?=
+# the other kernel's suites beside a plain run's, with CHECK_LONG=1
+CHECK_OTHER_SUITES ?= function,kprobes,uprobes
+export CHECK_LONG CHECK_BTF CHECK_Q800_SLOW
 SUITES ?=
 OTHER_KERNEL := $(if $(filter 6.12,$(KERNEL)),7.3,6.12)
-# What a plain `make check` runs on 6.12 beside everything on 7.3: the
-# function, kprobes and uprobes suites, all on 6.12's dynamic kernel, so
-# that the frozen port's one kernel builds, boots and traces in every CI
-# run (two kernels and four suites, ~25 min, no longer fit CI's time on
-# the machine of 2026-11-25).  More of it: make check KERNEL=6.12 (every
-# suite), or e.g. CHECK_OTHER_SUITES=function,kprobes,uprobes,pfe-uprobes;
-# CHECK_OTHER_SUITES= for none.
-CHECK_OTHER_SUITES ?= function,kprobes,uprobes
 ifeq ($(origin KERNEL)$(SUITES),file)
-CHECK_RUNS := $(KERNEL):all $(if $(CHECK_OTHER_SUITES),$(OTHER_KERNEL):$(CHECK_OTHER_SUITES))
+CHECK_RUNS := $(KERNEL):all $(if $(CHECK_LONG),$(if $(CHECK_OTHER_SUITES),$(OTHER_KERNEL):$(CHECK_OTHER_SUITES)))
 else
 CHECK_RUNS := $(KERNEL):$(or $(SUITES),all)
 endif
 check:
-	@for run in $(CHECK_RUNS); do k=$${run%%:*}; s=$${run#*:}; [ "$$s" != all ] || s=; \
-		p=; SUITES=$$s KERNEL=$$k harness/check.sh --list | grep -E '^(perf|btf-perf-vmlinux) ' >/dev/null && p=1; \
-		for v in $$(SUITES=$$s KERNEL=$$k harness/check.sh --variants); do m=virt; \
-			case $$v in *-*) m=$${v%%-*}; v=$${v#*-} ;; esac; \
-			$(MAKE) --no-print-directory initramfs KERNEL=$$k MACHINE=$$m VARIANT=$$v \
-				GUEST_PERF=$$p; done; done
-	@dirs=; for run in $(CHECK_RUNS); do k=$${run%%:*}; s=$${run#*:}; \
-		[ "$$s" != all ] || s=; d=$(SHARED)/$$k; \
-		SUITES=$$s KERNEL=$$k harness/check.sh --run $$d; dirs="$$dirs $$d"; done; \
-		harness/check.sh --summary $$dirs
+	@harness/check.sh --make $(CHECK_RUNS)
 
 # The cache flush mutants (harness/mutate.sh): the Atari kernel rebuilt
 # without one instruction cache flush at a time must fail a suite on the

@@ -19,18 +19,19 @@
 # the previous run's data is kept as previous.json for comparison).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+me=bench
+# shellcheck source=harness/lib.sh
+. "$top/harness/lib.sh"
 calls=
 if [ "${1:-}" = --calls ]; then
 	calls=${3:?usage: bench.sh --calls BUILD_DIR VARIANT}
 	shift
 fi
 b=$(realpath "${1:?usage: bench.sh BUILD_DIR}")
-k=$b/kobj-
+# $k$VARIANT: a kernel's object directory (harness/lib.sh)
+k=$(kobj "$b" "$(kernel_id "${MACHINE:-virt}" '')")
 out=$b/bench
-if [ "${MACHINE:-virt}" != virt ]; then
-	k=$b/kobj-$MACHINE-
-	out=$b/bench-$MACHINE
-fi
+[ "${MACHINE:-virt}" = virt ] || out=$b/bench-$MACHINE
 mkdir -p "$out"
 # qemu-run.sh --icount: -icount (shift=0 on virt) and -rtc clock=vm (the
 # goldfish RTC, the virt machine's only clock, follows the host clock by

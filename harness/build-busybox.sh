@@ -10,7 +10,8 @@ set -euo pipefail
 # shellcheck source=harness/arch.sh
 . "$(dirname "$0")/arch.sh"
 me=build-busybox
-die() { echo "$me: $*" >&2; exit 1; }
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 [ $# -eq 1 ] || die "usage: $0 OUTDIR"
 out=$(realpath -m "$1")

@@ -20,7 +20,8 @@
 # are OUTDIR/*.log.  Environment: JOBS (default: nproc).
 set -euo pipefail
 me=build-elfutils
-die() { echo "$me: $*" >&2; exit 1; }
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 # shellcheck source=harness/debsrc.sh
 . "$(dirname "$0")/debsrc.sh"
 

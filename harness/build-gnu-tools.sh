@@ -31,7 +31,8 @@ set -euo pipefail
 # shellcheck source=harness/debsrc.sh
 . "$(dirname "$0")/debsrc.sh"
 me=build-gnu-tools
-die() { echo "$me: $*" >&2; exit 1; }
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 [ $# -eq 1 ] || die "usage: $0 OUTDIR"
 out=$(realpath -m "$1")

@@ -12,7 +12,8 @@ set -euo pipefail
 # shellcheck source=harness/arch.sh
 . "$(dirname "$0")/arch.sh"
 me=build-guest-bin
-die() { echo "$me: $*" >&2; exit 1; }
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 [ $# -ge 2 ] || die "usage: $0 SRCDIR OUTDIR [NAME...]"
 src=$(realpath "$1")

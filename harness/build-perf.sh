@@ -26,7 +26,8 @@
 # Log: OUTDIR/build.log.
 set -euo pipefail
 me=build-perf
-die() { echo "$me: $*" >&2; exit 1; }
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 host=
 [ "${1:-}" != --host ] || { host=1; shift; }

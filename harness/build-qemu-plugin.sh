@@ -8,7 +8,8 @@
 # build/dl), include/qemu/qemu-plugin.h only.  Log: OUTDIR/build.log.
 set -euo pipefail
 me=build-qemu-plugin
-die() { echo "$me: $*" >&2; exit 1; }
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -eq 1 ] || die "usage: $0 OUTDIR"
 out=$(realpath -m "$1")

@@ -29,7 +29,8 @@
 # Environment: JOBS (default: nproc).  Log: OUTDIR/build.log.
 set -euo pipefail
 me=build-trace-cmd
-die() { echo "$me: $*" >&2; exit 1; }
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 [ $# -eq 1 ] || [ $# -eq 2 ] || die "usage: $0 OUTDIR [TARBALL_DIR]"
 out=$(realpath -m "$1")

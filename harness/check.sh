@@ -1,14 +1,27 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# `make check`: the test suites, then one summary line from
-# harness/results.py ("N passed, N failed, N skipped").
+# `make check`: the kernels the selected suites need, the suites, then one
+# summary line from harness/results.py ("N passed, N failed, N skipped").
 #
-#   check.sh BUILD_DIR          run the suites on BUILD_DIR/kobj-VARIANT
-#   check.sh --variants         print the kernel variants the suites need
-#   check.sh --list             print "SUITE VARIANT" for each suite
+#   check.sh --make RUN...      make check: RUN is KERNEL:SUITES (SUITES
+#                               "all" or comma-separated patterns); builds
+#                               every kernel the runs need (make initramfs),
+#                               runs their suites, sums them up in one line
+#   check.sh --kernels RUN...   print "KERNEL MACHINE VARIANT BOARD OBJDIR"
+#                               for each kernel the runs need
+#   check.sh BUILD_DIR          the suites on BUILD_DIR/kobj-ID, and a summary
+#   check.sh --run BUILD_DIR    the suites only (the summary comes later)
+#   check.sh --summary BUILD_DIR...
+#                               one summary of the runs of several kernels
+#                               (written to the first one's logs)
+#   check.sh --variants         print the kernel ids the suites need
+#   check.sh --list             print "SUITE KERNEL-ID" for each suite
 #
 # SUITES (environment, comma-separated shell patterns, default: all) picks
-# the suites, e.g. SUITES=foundation,pfe-kprobes or SUITES='lockdep-*'.
+# the suites, e.g. SUITES=foundation,pfe-kprobes or SUITES='lockdep-*'; a
+# kernel id is [MACHINE-]VARIANT (harness/machines, harness/lib.sh).
+# The settings (declared with their defaults in the Makefile): CHECK_LONG,
+# CHECK_BTF, CHECK_Q800_SLOW.
 #
 # Every suite is one unit of harness/expect/KERNEL/: its log must show exactly the
 # checks, self tests, KUnit cases and kselftest verdicts listed in
@@ -24,16 +37,19 @@
 # Logs: BUILD_DIR/logs/check/<unit>.log (console), <suite>.out (harness);
 # the summary in summary.txt and results.md (`make results` commits the
 # latter).
-#
-#   check.sh --run BUILD_DIR    the suites only (the summary comes later)
-#   check.sh --summary BUILD_DIR...
-#                               one summary of the runs of several kernels
-#                               (written to the first one's logs)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-usage='usage: check.sh BUILD_DIR | --run BUILD_DIR | --summary BUILD_DIR... | --variants | --list'
+me=check.sh
+# shellcheck source=harness/lib.sh
+. "$top/harness/lib.sh"
+usage='usage: check.sh --make RUN... | --kernels RUN... | BUILD_DIR | --run BUILD_DIR | --summary BUILD_DIR... | --variants | --list'
 mode=run
 case ${1:-} in
+--make|--kernels)
+	mode=${1#--}
+	shift
+	[ $# -gt 0 ] || { echo "$usage" >&2; exit 2; }
+	;;
 --variants) mode=variants ;;
 --list) mode=list ;;
 --run) mode=suites; B=${2:?$usage} ;;
@@ -41,6 +57,48 @@ case ${1:-} in
 -*|'') echo "$usage" >&2; exit 2 ;;
 *) B=$1 ;;
 esac
+
+# RUN... (KERNEL:SUITES): each kernel the runs need, as
+# "KERNEL MACHINE VARIANT BOARD OBJDIR", from the suites' kernel ids.
+kernels() {
+	local run k s id m
+	for run in "$@"; do
+		k=${run%%:*} s=${run#*:}
+		[ "$s" != all ] || s=
+		for id in $(SUITES=$s KERNEL=$k "$0" --variants) ; do
+			m=$(kernel_machine "$id")
+			echo "$k $m $(kernel_variant "$id") $(machine_field "$m" board)" \
+				"$(kobj "$top/build/$k" "$id")"
+		done
+	done
+}
+if [ "$mode" = kernels ]; then
+	kernels "$@"
+	exit
+fi
+if [ "$mode" = make ]; then
+	# the kernels (with the guest's userland in their initramfs; perf only
+	# when a suite of the run uses it: it is the largest tool build), then
+	# the suites of each run, then one summary of all
+	for run in "$@"; do
+		k=${run%%:*} s=${run#*:}
+		[ "$s" != all ] || s=
+		perf=
+		SUITES=$s KERNEL=$k "$0" --list | grep -qE '^(perf|btf-perf-vmlinux) ' && perf=1
+		kernels "$run" | while read -r k m v _; do
+			make -C "$top" --no-print-directory initramfs KERNEL="$k" MACHINE="$m" \
+				VARIANT="$v" GUEST_PERF=$perf </dev/null || exit
+		done || exit
+	done
+	dirs=()
+	for run in "$@"; do
+		k=${run%%:*} s=${run#*:}
+		[ "$s" != all ] || s=
+		SUITES=$s KERNEL=$k "$0" --run "$top/build/$k"
+		dirs+=("$top/build/$k")
+	done
+	exec "$0" --summary "${dirs[@]}"
+fi
 
 # summary BUILD_DIR...: one results.py summary of the runs in each
 # BUILD_DIR/logs/check (their units, kernel and about line were written by
@@ -60,7 +118,7 @@ summary() {
 		tee "$first/summary.txt"
 	return "${PIPESTATUS[0]}"
 }
-if [ $mode = summary ]; then
+if [ "$mode" = summary ]; then
 	shopt -s nullglob
 	summary "$@"
 	exit
@@ -89,27 +147,28 @@ btf() {
 	"$@"
 }
 # CHECK_LONG=1 (make check CHECK_LONG=1): the long suites that a plain
-# make check leaves out to stay within CI's time on a slow machine (each
-# needs a kernel of its own or many minutes): the lockdep kernel's suites
-# (lockdep is proven in a plain make check on ColdFire, mcf5208-lockdep),
-# the Macintosh's (below), and the full tracing storm: a plain make check
-# storms a quarter as long on the pfe kernel.  SUITES= naming a long
-# suite runs it too.
+# make check leaves out so that it fits CI's time on a fresh machine (each
+# needs a kernel of its own or many minutes): the other machines' (below),
+# the virt lockdep kernel's (a plain run proves lockdep on ColdFire,
+# mcf5208-lockdep), and the full tracing storm (a plain run storms a
+# quarter as long on the pfe kernel); the Makefile adds the frozen 6.12
+# port's suites.  SUITES= naming a long suite runs it too.
 long() {
 	[ -n "${CHECK_LONG:-}${SUITES:-}" ] || return 0
 	"$@"
 }
 storm_size=
 [ -n "${CHECK_LONG:-}" ] || storm_size="storm.switches=250 storm.modcycles=25"
-# machine SUITE...: a suite of the other 680x0 machines, each with a kernel
-# of its own: 7.3 only, and one of the long suites.  The Macintosh
-# (MACHINE=q800, kernel id q800-dynamic: mac_defconfig and the dynamic
-# fragments; the largest build of make check: ~10 minutes on the slow
-# machine of 2026-11-27): its guest runs 8 ns instructions (qemu-run.sh:
-# the Mac's clocksource needs them slower than virt's), so its suites take
-# more instructions than virt's twins; kselftest ftrace there (about 10
-# min of one core) runs only with CHECK_Q800_SLOW=1.  The 68040+68060
-# kernel (MACHINE=virt060, kernel id virt060-dynamic) on QEMU's 68040.
+# machine SUITE...: a suite of the machines other than virt and ColdFire,
+# each with a kernel of its own: 7.3 only, and long.  The Macintosh
+# (q800-dynamic: mac_defconfig and the dynamic fragments, the largest
+# build) runs 8 ns instructions (qemu-run.sh: the Mac's clocksource needs
+# them slower than virt's), so its suites take more instructions than
+# virt's twins; kselftest ftrace there (about 10 min of one core) runs
+# only with CHECK_Q800_SLOW=1.  The 68040+68060 kernel (virt060-dynamic)
+# on QEMU's 68040.  The 68060 and the 68030 on Hatari (atari060-dynamic,
+# atari030-dynamic: a kernel and the emulator to build, and an emulated
+# CPU of a few tens of MIPS).
 machine() {
 	[ "$KERNEL" != 6.12 ] || return 0
 	long "$@"
@@ -118,11 +177,10 @@ q800_slow() {
 	[ -n "${CHECK_Q800_SLOW:-}" ] && [ "$KERNEL" != 6.12 ] || return 0
 	"$@"
 }
-# only73 SUITE...: a suite of the machines 6.12 has no kernel for:
-# ColdFire (MACHINE=mcf5208, kernels mcf5208-boot, -boottrace, -bootgraph,
-# -flat, -lockdep; boots without a libc, checked from the console by
-# harness/console-checks.sh, or by the FLAT init itself) and the Atari
-# machines (Hatari).
+# only73 SUITE...: a suite of ColdFire (MACHINE=mcf5208, kernels
+# mcf5208-boot, -boottrace, -bootgraph, -flat, -lockdep; boots without a
+# libc, checked from the console by harness/console-checks.sh, or by the
+# FLAT init itself), which 6.12 has no kernel for.
 only73() {
 	[ "$KERNEL" != 6.12 ] || return 0
 	"$@"
@@ -201,48 +259,46 @@ suites() {
 	# the 68060 on Hatari's Falcon (MACHINE=atari060), its instruction
 	# cache emulated: the KUnit suites that write text and run it at once,
 	# the tracers on filters and on every function
-	only73 suite hatari060 atari060-dynamic guest 1200 hatari.sh --append hatari.cpu=68060
+	machine suite hatari060 atari060-dynamic guest 1200 hatari.sh --append hatari.cpu=68060
 	# the 68030 (MACHINE=atari030): the same checks but those on every
 	# function (several minutes more of its slower emulation)
-	only73 suite hatari030 atari030-dynamic guest 600 hatari.sh \
+	machine suite hatari030 atari030-dynamic guest 600 hatari.sh \
 		--append "hatari.cpu=68030 hatari.all=0"
 	# the foundation suite on both (KUnit ran in the suites above; these
 	# kernels have no boot self tests of the tracers: configs/atari.config)
-	only73 suite hatari060-foundation atari060-dynamic guest 900 foundation.sh "${nokunit[@]}"
-	only73 suite hatari030-foundation atari030-dynamic guest 900 foundation.sh "${nokunit[@]}"
+	machine suite hatari060-foundation atari060-dynamic guest 900 foundation.sh "${nokunit[@]}"
+	machine suite hatari030-foundation atari030-dynamic guest 900 foundation.sh "${nokunit[@]}"
 	# the uprobes suite on the 68060 and the 68030 (under a minute each):
 	# breakpoints written into user text, single steps out of line in the
 	# XOL page (on the 030 the first step faults the page in: Hatari
 	# patch 0005)
-	only73 suite hatari060-uprobes atari060-dynamic guest 900 uprobes.sh "${nokunit[@]}"
-	only73 suite hatari030-uprobes atari030-dynamic guest 900 uprobes.sh "${nokunit[@]}"
+	machine suite hatari060-uprobes atari060-dynamic guest 900 uprobes.sh "${nokunit[@]}"
+	machine suite hatari030-uprobes atari030-dynamic guest 900 uprobes.sh "${nokunit[@]}"
 	# the kprobes suite on the 68060 and the 68030 (~4 and ~6 minutes): a
 	# probe on every instruction of six hot functions, written into text
 	# the emulated instruction cache holds.  On the 030 a branch stepped
 	# in a slot may aim at an unmapped page: the trace comes first
 	# (Hatari patch 0007)
-	only73 suite hatari060-kprobes atari060-dynamic kprobes_suite
-	only73 suite hatari030-kprobes atari030-dynamic kprobes_suite
+	machine suite hatari060-kprobes atari060-dynamic kprobes_suite
+	machine suite hatari030-kprobes atari030-dynamic kprobes_suite
 	# the function tracer's suite on the 68060: ~4 minutes; the dynamic
 	# suite (200 switches of the tracers on every function under load):
 	# ~15 minutes on the 060, ~18 on the 030
-	long only73 suite hatari060-function atari060-dynamic guest 1800 function.sh "${nokunit[@]}"
-	long only73 suite hatari060-dynamic atari060-dynamic guest 3600 dynamic.sh "${nokunit[@]}"
+	machine suite hatari060-function atari060-dynamic guest 1800 function.sh "${nokunit[@]}"
+	machine suite hatari060-dynamic atari060-dynamic guest 3600 dynamic.sh "${nokunit[@]}"
 	# kselftest ftrace on the 68060 at a 256th of the cycles (case 49,
 	# fgraph-multi-filter.tc, function_graph on every function of two
 	# instances, makes no progress at Hatari's default 128th): all 177
-	# verdicts in one boot, 5,114 s of one core on 2026-12-04
-	# (docs/notes.md, session 35); the timeout allows a day 2.5 times
-	# slower
-	long only73 suite hatari060-ftracetest atari060-dynamic guest 18000 ftracetest.sh \
+	# verdicts in one boot, 5,114 s of one core when measured; the
+	# timeout allows a day 3.5 times slower
+	machine suite hatari060-ftracetest atari060-dynamic guest 18000 ftracetest.sh \
 		--cpu-cycle-div 256 "${nokunit[@]}"
-	# the same on the 68030 (its cycle-exact CPU: more host time per
+	# the same on the 68030 (its slower emulation: more host time per
 	# case): all 177 verdicts as expected in one boot, 6,120 s of one
-	# core on 2026-12-04 (docs/notes.md, session 36); the timeout allows
-	# a day 3.5 times slower (21,600 s)
-	long only73 suite hatari030-ftracetest atari030-dynamic guest 21600 ftracetest.sh \
+	# core when measured; the timeout allows a day 3.5 times slower
+	machine suite hatari030-ftracetest atari030-dynamic guest 21600 ftracetest.sh \
 		--cpu-cycle-div 256 "${nokunit[@]}"
-	long only73 suite hatari030-dynamic atari030-dynamic guest 3600 dynamic.sh "${nokunit[@]}"
+	machine suite hatari030-dynamic atari030-dynamic guest 3600 dynamic.sh "${nokunit[@]}"
 	# ColdFire: the tracing self tests, and the trace events of a boot
 	only73 suite mcf5208-selftests mcf5208-boot nouser_suite 300 selftests
 	only73 suite mcf5208-boottrace mcf5208-boottrace nouser_suite 300 boottrace
@@ -286,7 +342,8 @@ mkdir -p "$L"
 # guest NAME VARIANT TIMEOUT SCRIPT [ARGS for qemu-run]: one boot running
 # guest/tests/SCRIPT.  (STRICT: qemu-run's console rule, see ftrace-bug.)
 guest() {
-	local name=$1 kobj=$B/kobj-$2 timeout=$3 script=$top/guest/tests/$4
+	local name=$1 kobj timeout=$3 script=$top/guest/tests/$4
+	kobj=$(kobj "$B" "$2")
 	shift 4
 	# shellcheck disable=SC2086 # STRICT is a list of options
 	"$top/harness/stage.sh" "check:$name" \
@@ -309,13 +366,14 @@ post() {
 
 host_suite() { # the host-side unit tests (the instruction decoder needs vmlinux)
 	"$top/harness/stage.sh" check:host "$top/harness/host-tests.sh" "$L/host.log" \
-		"$B/kobj-dynamic/vmlinux"
+		"$(kobj "$B" dynamic)/vmlinux"
 }
 
 # The harness itself: a guest that hangs, panics or dies without the
 # HARNESS-EXIT marker must fail qemu-run, with the cause in its message.
 harness_case() { # NAME MESSAGE SCRIPT-LINE [qemu-run options]
-	local name=$1 want=$2 line=$3 kobj=$B/kobj-dynamic
+	local name=$1 want=$2 line=$3 kobj
+	kobj=$(kobj "$B" dynamic)
 	shift 3
 	mkdir -p "$L/harness"
 	printf '#!/bin/sh\n%s\n' "$line" >"$L/harness/$name.sh"
@@ -348,7 +406,7 @@ harness_suite() {
 kprobes_suite() { # NAME VARIANT
 	guest "$1" "$2" 900 kprobes.sh "${nokunit[@]}"
 	post kp-host-offsets "$1-offsets" "$top/harness/kprobe-offsets.py" "$L/$1.log" \
-		"$B/kobj-$2/vmlinux"
+		"$(kobj "$B" "$2")/vmlinux"
 }
 
 # trace-cmd in the guest.  Its recordings are reported again on the host,
@@ -391,11 +449,11 @@ ftrace_bug_suite() { # NAME VARIANT
 # the console log on the host as well.
 nouser_suite() { # NAME VARIANT TIMEOUT [WHAT]
 	"$top/harness/stage.sh" "check:$1" \
-		"$top/harness/qemu-run.sh" --kernel "$B/kobj-$2/vmlinux" --no-userland \
+		"$top/harness/qemu-run.sh" --kernel "$(kobj "$B" "$2")/vmlinux" --no-userland \
 		--timeout "$3" --strict --icount --log "$L/$1.log" >"$L/$1.out" 2>&1
 	grep -E '^(==>|qemu-run:)|^CHECK FAIL' "$L/$1.out"
 	[ -z "${4:-}" ] || post console-checks "$1-host" "$top/harness/console-checks.sh" "$4" \
-		"$L/$1.log" "$B/kobj-$2/vmlinux"
+		"$L/$1.log" "$(kobj "$B" "$2")/vmlinux"
 }
 
 # lockdep watching the suites that lock and switch the most
@@ -431,13 +489,11 @@ shopt -s nullglob
 (IFS=,; echo "${units[*]}") >"$L/units"
 echo "$KERNEL" >"$L/kernel"
 about="Linux $(cat "$B/pristine/.debian-version" 2>/dev/null || echo '?') (Debian's linux-source),"
-# the boards of the units that ran (q800-*: the Macintosh's, mcf5208-*:
-# the ColdFire board's, the others virt's)
-boards=$(printf '%s\n' "${units[@]}" | sed 's/^\(q800\|mcf5208\)-.*/\1/; t; s/.*/virt/' | sort -u |
-	sed 's/^virt$/virt (68040)/; s/^q800$/q800 (68040)/; s/^mcf5208$/mcf5208evb (ColdFire MCF5208)/' |
-	paste -sd, - | sed 's/,/, /g')
-about+=" QEMU $(qemu-system-m68k --version | sed -n 's/.*version \([^ ]*\).*/\1/p;q') $boards,"
+# the boards of the suites that ran (harness/machines' labels)
+boards=$(suite() { selected "$1" && machine_field "$(kernel_machine "$2")" label; }
+	suites | sort -u | paste -sd, - | sed 's/,/, /g')
+about+=" QEMU $(qemu-system-m68k --version | sed -n 's/.*version \([^ ]*\).*/\1/p;q'), boards: $boards,"
 about+=" commit $(git -C "$top" describe --always --dirty 2>/dev/null || echo '?'),"
 about+=" $(date -u +%F), suites: ${SUITES:-all}."
 echo "$about" >"$L/about"
-[ $mode = suites ] || summary "$B"
+[ "$mode" = suites ] || summary "$B"

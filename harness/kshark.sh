@@ -17,7 +17,8 @@
 # the patched libtraceevent.so.
 set -euo pipefail
 me=kshark
-die() { echo "$me: $*" >&2; exit 1; }
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 usage="usage: kshark.sh count TRACE_CMD_DIR FILE... | view TRACE_CMD_DIR FILE"
 [ $# -ge 3 ] || die "$usage"

@@ -34,7 +34,8 @@ set -euo pipefail
 # shellcheck source=harness/arch.sh
 . "$(dirname "$0")/arch.sh"
 me=mkinitramfs
-die() { echo "$me: $*" >&2; exit 1; }
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 usage="usage: $0 [--opt NAME=DIR]... KOBJ BUSYBOX TREE OUT.cpio.gz [BINDIR...]"
 # optnames[i] is put in /opt from optdirs[i]

@@ -21,15 +21,17 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 me=mutate
-die() { echo "$me: $*" >&2; exit 2; }
+die_status=2
+# shellcheck source=harness/lib.sh
+. "$top/harness/lib.sh"
 [ $# -ge 2 ] || die "usage: $0 BUILD_DIR KERNEL_ID [MUTANT...]"
 B=$(realpath "$1") id=$2
 shift 2
-kobj=$B/kobj-$id
+kobj=$(kobj "$B" "$id")
 if [ ! -f "$kobj/vmlinux" ] || [ ! -f "$kobj/initramfs.cpio.gz" ]; then
 	die "no $kobj/vmlinux and initramfs.cpio.gz (make initramfs first)"
 fi
-machine=${id%-*}
+machine=$(kernel_machine "$id")
 jobs=${JOBS:-$(nproc)}
 
 # NAME|SUITE|FILE|what the mutant lacks: SUITE is the suite's name with

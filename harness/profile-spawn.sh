@@ -15,7 +15,8 @@
 # OUTDIR/spawn.md.  Counts: OUTDIR/NAME.counts; consoles: OUTDIR/NAME.log.
 set -euo pipefail
 me=profile-spawn
-die() { echo "$me: $*" >&2; exit 1; }
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -eq 4 ] || die "usage: $0 PLUGIN OUTDIR NAME=KOBJ NAME=KOBJ"
 plugin=$(realpath "$1")

@@ -20,7 +20,8 @@
 # make bench).  Console logs: OUTDIR/STATE.log.
 set -euo pipefail
 me=profile
-die() { echo "$me: $*" >&2; exit 1; }
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 2 ] || die "usage: $0 KOBJ OUTDIR [STATE...]"
 kobj=$(realpath "$1")

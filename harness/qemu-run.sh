@@ -5,7 +5,7 @@
 #
 #   qemu-run.sh --kernel VMLINUX --initrd INITRAMFS [--timeout SECS]
 #               [--log FILE] [--strict [--expect-warning FUNC]] [--icount]
-#               [--append "CMDLINE"] [--cpu-cycle-div N] SCRIPT
+#               [--append "CMDLINE"] [--cpu-cycle-div N] [--machine M] SCRIPT
 #   qemu-run.sh --kernel VMLINUX --initrd INITRAMFS [--append "CMDLINE"] --interactive
 #   qemu-run.sh --kernel VMLINUX --no-userland [--timeout SECS] [--log FILE]
 #               [--strict] [--icount]
@@ -24,14 +24,14 @@
 # --cpu-cycle-div N (Hatari only, 1-256; default 128): each instruction
 # counts a Nth of its cycles (below).
 # A QEMU guest has 256 MiB of RAM, 1 GiB when the initramfs is over 24 MiB.
-# The board comes from the kernel's configuration (the .config beside
-# VMLINUX): CONFIG_VIRT, QEMU's virt board; CONFIG_MAC only, the Macintosh
-# Quadra 800 (q800).  The CPU is a 68040 on both: QEMU 7.2's 68060 model
-# cannot run Linux (docs/notes.md, "Machines"), and both boards tell the
-# kernel it has a 68040.  CONFIG_M520x: the ColdFire MCF5208 evaluation
-# board (mcf5208evb), booted --no-userland.  CONFIG_X86_64: QEMU's pc
-# board with its default CPU (qemu64), one of them, booting the bzImage
-# beside VMLINUX (MACHINE=x86_64: the anchor of make bench).
+# The machine is the one the kernel's object directory names
+# (kobj-[MACHINE-]VARIANT, harness/lib.sh), or --machine MACHINE; its
+# line in harness/machines gives the emulator, the board, the CPU and the
+# console, and the option the kernel's .config must have for that board.
+# virt and q800 boot a 68040 (neither QEMU model of the 68060 or the
+# 68030 runs Linux: make qemu-cpus); mcf5208 boots --no-userland;
+# atari060 and atari030 boot on Hatari's Falcon; x86_64 (the anchor of
+# make bench) boots the bzImage beside VMLINUX on QEMU's pc board.
 #
 # --no-userland (ColdFire: no MMU, no libc): no initramfs and no script
 # from here.  The kernel's command line is built in (QEMU passes none to
@@ -44,7 +44,8 @@
 # nothing before that end shows a problem), 124 on timeout, 1 otherwise.
 set -euo pipefail
 me='qemu-run'
-die() { echo "$me: $*" >&2; exit 1; }
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # Console text that --strict treats as a failure, whatever the script said.
 STRICT_PATTERNS=(
@@ -70,6 +71,7 @@ kernel='' initrd='' timeout=600 log='' strict='' append='' script='' interactive
 nouser=''
 warning=''
 cycle_div=''
+machine=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=${2:?}; shift 2 ;;
@@ -83,6 +85,7 @@ while [ $# -gt 0 ]; do
 	--interactive) interactive=1; shift ;;
 	--no-userland) nouser=1; shift ;;
 	--cpu-cycle-div) cycle_div=${2:?}; shift 2 ;;
+	--machine) machine=${2:?}; shift 2 ;;
 	-*) echo "$me: unknown option $1" >&2; usage ;;
 	*) [ -z "$script" ] || usage; script=$1; shift ;;
 	esac
@@ -105,7 +108,16 @@ if [ -n "$cycle_div" ] && ! { [[ $cycle_div =~ ^[1-9][0-9]*$ ]] && [ "$cycle_div
 fi
 
 config=$(dirname "$kernel")/.config
-[ -f "$config" ] || die "no $config beside the kernel: cannot tell its machine"
+[ -f "$config" ] || die "no $config beside the kernel"
+machine=${machine:-$(kernel_machine "$(dirname "$(realpath "$kernel")")")}
+emu=$(machine_field "$machine" emulator) ||
+	die "unknown machine '$machine' (harness/machines: $(machines | paste -sd' ' -))"
+want=$(machine_field "$machine" config)
+grep -qx "$want=y" "$config" || die "$kernel is not a $machine kernel (its .config has no $want=y)"
+console=$(machine_field "$machine" console)
+cpu=$(machine_field "$machine" cpu)
+shift=$(machine_field "$machine" shift)
+arch=m68k
 # --icount's instruction time: 1 ns on virt.  The Macintosh's clocksource
 # infers timer 1 wraps from how long VIA accesses take on a real Quadra
 # (arch/m68k/mac/via.c, mac_read_clk()); on a guest running 1 ns
@@ -114,45 +126,37 @@ config=$(dirname "$kernel")/.config
 # times the Quadra 800's 33 MHz 68040) it holds, and a timer tick is 1.25
 # million instructions: at 32 ns (shift=5, the real machine's speed) the
 # tick's own tracing nearly filled each period when every function was
-# graph-traced, and those suites stalled for many minutes.
-if grep -qx 'CONFIG_VIRT=y' "$config"; then
-	board=(-M virt) console=ttyGF0 shift=0
-elif grep -qx 'CONFIG_MAC=y' "$config"; then
-	board=(-M q800) console=ttyS0 shift=3
-elif grep -qx 'CONFIG_M520x=y' "$config"; then
-	board=(-M mcf5208evb) console=ttyS0 shift=3 cpu=m5208
+# graph-traced, and those suites stalled for many minutes.  (The ColdFire
+# board's 8 ns match the Mac's.)
+case $machine in
+mcf5208)
 	[ -n "$nouser" ] || die "$kernel is a ColdFire kernel: it boots only --no-userland"
-elif grep -qx 'CONFIG_ATARI=y' "$config"; then
+	;;
+x86_64)
+	arch=x86_64
+	kernel=$(dirname "$kernel")/arch/x86/boot/bzImage
+	[ -f "$kernel" ] || die "no bzImage at $kernel"
+	;;
+esac
+if [ "$emu" = hatari ]; then
 	# The Atari Falcon of Hatari (harness/build-hatari.sh), not QEMU:
 	# its CPU core emulates the 68060 and the 68030 with their MMUs and
 	# instruction caches (--compatible on).  Its time is emulated cycles
 	# (a fixed 32 MHz clock), so the guest's time does not depend on the
 	# host's load either: --icount changes nothing here.  The CPU is the
-	# one the kernel is built for (MACHINE=atari060, atari030), not
-	# cycle-exact, each instruction counted a 128th of its table's cycles
-	# (our Hatari patch 0004): 63 BogoMIPS instead of 1.6, enough for
-	# function_graph on every function (at the tables' speed each traced
-	# timer tick took longer than the tick; at a 64th function_graph on
-	# every function still did: docs/notes.md).
-	emu=hatari
+	# one the kernel is built for, not cycle-exact, each instruction
+	# counted a 128th of its table's cycles (our Hatari patch 0004): 63
+	# BogoMIPS instead of 1.6, enough for function_graph on every
+	# function (at the tables' speed, and still at a 64th, each traced
+	# timer tick took longer than the tick).
 	kernel=$(realpath "$kernel")
-	if grep -qx 'CONFIG_M68060=y' "$config"; then
-		board=(--machine falcon --cpulevel 6 --fpu internal)
-	elif grep -qx 'CONFIG_M68030=y' "$config"; then
-		board=(--machine falcon --cpulevel 3 --fpu 68882)
-	else
-		die "$kernel is an Atari kernel for neither the 68060 nor the 68030 alone"
-	fi
-	console=nfcon shift=''
-elif grep -qx 'CONFIG_X86_64=y' "$config"; then
-	board=(-M pc) console=ttyS0 shift=0 cpu=qemu64 arch=x86_64
-	kernel=$(dirname "$kernel")/arch/x86/boot/bzImage
-	[ -f "$kernel" ] || die "no bzImage at $kernel"
+	board=(--machine "$(machine_field "$machine" board)" --cpulevel "${cpu%/*}" --fpu "${cpu#*/}")
+	shift=''
 else
-	die "$kernel is built for none of QEMU's virt board, the Macintosh, the MCF5208, Hatari's Falcon and the pc (CONFIG_VIRT, CONFIG_MAC, CONFIG_M520x, CONFIG_ATARI, CONFIG_X86_64)"
+	board=(-M "$(machine_field "$machine" board)")
 fi
-[ -z "$nouser" ] || [ "${cpu:-}" = m5208 ] || die "--no-userland is for the ColdFire board only"
-[ -z "$cycle_div" ] || [ "${emu:-}" = hatari ] || die "--cpu-cycle-div is for Hatari's guests (an Atari kernel) only"
+[ -z "$nouser" ] || [ "$machine" = mcf5208 ] || die "--no-userland is for the ColdFire board only"
+[ -z "$cycle_div" ] || [ "$emu" = hatari ] || die "--cpu-cycle-div is for Hatari's guests (an Atari kernel) only"
 
 # 256 MiB, unless the initramfs is large: it is unpacked into RAM, and
 # its files stay there (the btf kernel's, with that kernel's DWARF for the
@@ -163,10 +167,10 @@ if [ -n "$initrd" ] && [ "$(stat -c %s "$initrd")" -gt $((24 << 20)) ]; then
 fi
 # QEMU_EXTRA is split on blanks on purpose.
 # shellcheck disable=SC2206
-qemu=("qemu-system-${arch:-m68k}" "${board[@]}" -cpu "${cpu:-m68040}" -m "$mem" -nographic -no-reboot
+qemu=("qemu-system-$arch" "${board[@]}" -cpu "$cpu" -m "$mem" -nographic -no-reboot
 	-kernel "$kernel" ${icount:+-icount shift=$shift,sleep=off -rtc clock=vm} ${QEMU_EXTRA:-})
 cmdline="console=$console panic=-1"
-if [ "${emu:-}" = hatari ]; then
+if [ "$emu" = hatari ]; then
 	cmdline="debug=nfcon $cmdline"
 	[ -z "$interactive" ] || die "Hatari's NatFeats console has no input: no --interactive on $kernel"
 fi
@@ -190,7 +194,7 @@ else
 	kargs="$cmdline harness.mode=script $append"
 	run=(-initrd "$tmp/initrd" -append "$kargs")
 fi
-if [ "${emu:-}" = hatari ]; then
+if [ "$emu" = hatari ]; then
 	# lilo.cfg: the kernel in ST-RAM (below ~8 MiB: the NatFeats console
 	# reads the guest's buffers by physical address), the initramfs in
 	# TT-RAM, Hatari ends at the guest's power-off and at its reboot (a
@@ -245,7 +249,7 @@ set +e
 # The log is written line by line and holds only the console, so that its
 # modification time says when the guest last printed; QEMU's own messages
 # are added after it.
-if [ "${emu:-}" = hatari ]; then
+if [ "$emu" = hatari ]; then
 	# the NatFeats console is Hatari's stderr; its own messages go to
 	# stdout and its log file
 	timeout -k 5 "$timeout" "${qemu[@]}" "${run[@]}" </dev/null 2>&1 >"$tmp/qemu.err" |
@@ -268,7 +272,7 @@ fi
 
 rc=$(sed -n 's/^HARNESS-EXIT: \([0-9]\+\)$/\1/p' "$log" | tail -n 1)
 marker=$rc
-if [ "${emu:-}" = hatari ]; then
+if [ "$emu" = hatari ]; then
 	clock=" (Hatari, ${board[*]:0:4})"
 else
 	clock="${icount:+ (-icount shift=$shift: $((1 << shift)) ns an instruction, ${board[1]})}"

@@ -6,7 +6,8 @@
 # of it is printed; the console log is OUT.log.
 set -euo pipefail
 me=record
-die() { echo "$me: $*" >&2; exit 1; }
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 [ $# -eq 5 ] || [ $# -eq 6 ] || die "usage: $0 VMLINUX INITRAMFS OUT.dat TIMEOUT CMD [TRACE_CMD_ARGS]"
 here=$(cd "$(dirname "$0")" && pwd)
 vmlinux=$1 initrd=$2 out=$(realpath -m "$3") timeout=$4 cmd=$5 args=${6:-}
