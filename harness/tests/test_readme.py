@@ -2,7 +2,7 @@
 # README.md names only what exists: every repository path in a code span
 # (harness/..., guest/..., configs/..., arch/...) is in the repository, or
 # for a kernel path in the patched tree build/7.3/linux, and every `make X` it
-# shows is a target of the Makefile.
+# shows is a target of the Makefile (or of mk/*.mk, which it includes).
 # Run: python3 -m unittest discover -v -s harness/tests  (or harness/host-tests.sh)
 
 import glob
@@ -45,8 +45,10 @@ def named_paths(text):
 
 
 def makefile_targets():
-    with open(os.path.join(TOP, 'Makefile'), encoding='utf-8') as f:
-        text = f.read()
+    text = ''
+    for path in [os.path.join(TOP, 'Makefile')] + sorted(glob.glob(os.path.join(TOP, 'mk', '*.mk'))):
+        with open(path, encoding='utf-8') as f:
+            text += f.read()
     return set(re.findall(r'^([a-z][a-z0-9-]*)\s*:(?!=)', text, re.M))
 
 

@@ -14,7 +14,7 @@ import subprocess
 import unittest
 
 TOP = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
-PRODUCT = ('README.md', 'Makefile', 'docs', 'harness', 'guest', 'arch', 'configs', 'tools', '.ci')
+PRODUCT = ('README.md', 'Makefile', 'mk', 'docs', 'harness', 'guest', 'arch', 'configs', 'tools', '.ci')
 DIARY = re.compile(r'notes\.md|\b[Ss]essions? \d|\b[Ii]ssues? \d|\(issues? \d|\b[Ss]tops? \d')
 DATE = re.compile(r'\b20\d\d-[01]\d-[0-3]\d\b')
 # this file names the patterns it looks for
