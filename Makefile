@@ -112,7 +112,7 @@ TRACE_CMD_SRC ?= $(if $(wildcard $(CURDIR)/../shared/src),$(CURDIR)/../shared/sr
 # for the Atari machines (MACHINE=atari060, atari030).
 HATARI_SRC ?= $(TRACE_CMD_SRC)
 
-.PHONY: run check results bench bench-calls profile profile-spawn shell guest record view deps tree kernel initramfs guest-bin gnu-tools klp-tools host-perf \
+.PHONY: restage run check results bench bench-calls profile profile-spawn shell guest record view deps tree kernel initramfs guest-bin gnu-tools klp-tools host-perf \
 	trace-cmd elfutils perf clean FORCE sweep series am-check checkpatch series-check bisect-build defconfigs \
 	anchor-ftracetest qemu-cpus hatari mutate
 

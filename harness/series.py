@@ -24,6 +24,14 @@ exactly one patch of the series; nothing is guessed.
       modes, no file more or less)
   series.py map-check REPO
       only check patches/overlay-map against the overlay and the series
+  series.py restage REPO [REV]
+      after overlay files changed since REV (default HEAD), rewrite the
+      stage diffs of patches/stages/ that start from them: each earlier
+      version gets the same change where it has the lines the change
+      touched (a three-way merge: git merge-file), so an edit of the final
+      file reaches every patch that carries those lines; a stage whose own
+      lines conflict with the change is an error naming it, and nothing
+      is written
   series.py features-check PRISTINE TREE
       the m68k rows of Documentation/features/*/*/arch-support.txt: a row
       changes exactly when the series changes whether arch/m68k's Kconfig
@@ -135,6 +143,66 @@ def stage_content(repo, f, stage):
                               % (stage, f, f, stage, (p.stdout + p.stderr).strip()))
         with open(out, newline='') as fh:
             return fh.read()
+
+
+def stage_diff(f, final, staged):
+    """The stage diff of F from its FINAL content to STAGED (both text)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        a, b = os.path.join(tmp, 'a'), os.path.join(tmp, 'b')
+        for path, text in ((a, final), (b, staged)):
+            with open(path, 'w', newline='') as fh:
+                fh.write(text)
+        p = subprocess.run(['diff', '-u', '--label', 'a/' + f, '--label', 'b/' + f, a, b],
+                           capture_output=True, text=True)
+        if p.returncode > 1:
+            raise SeriesError('diff of %s failed: %s' % (f, p.stderr.strip()))
+        return p.stdout
+
+
+def restage(repo, rev='HEAD'):
+    """Rewrite the stage diffs of the overlay files changed since REV;
+    return the stage files rewritten (see `series.py restage`)."""
+    new = {}
+    errors = []
+    for stage in sorted(stage_files(repo)):
+        patch_dir = os.path.relpath(stage, os.path.join('patches', 'stages'))
+        f = patch_dir.split(os.sep, 1)[1][:-len('.diff')]
+        old = subprocess.run(['git', '-C', repo, 'show', '%s:%s' % (rev, f)],
+                             capture_output=True, text=True)
+        if old.returncode != 0:
+            errors.append('%s: %s is not in %s' % (stage, f, rev))
+            continue
+        with open(os.path.join(repo, f), newline='') as fh:
+            final = fh.read()
+        if old.stdout == final:
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            base, cur, other = (os.path.join(tmp, n) for n in ('base', 'cur', 'other'))
+            with open(base, 'w', newline='') as fh:
+                fh.write(old.stdout)
+            # the stage as it was: its diff on the file as it was
+            p = subprocess.run(['patch', '-s', '-f', '--no-backup-if-mismatch', '-r', '-',
+                                '-o', other, base, os.path.join(repo, stage)],
+                               capture_output=True, text=True)
+            if p.returncode != 0:
+                errors.append('%s does not apply to %s of %s: %s'
+                              % (stage, f, rev, (p.stdout + p.stderr).strip()))
+                continue
+            with open(cur, 'w', newline='') as fh:
+                fh.write(final)
+            m = subprocess.run(['git', 'merge-file', '-p', '-L', f, '-L', '%s:%s' % (rev, f),
+                                '-L', stage, cur, base, other], capture_output=True, text=True)
+            if m.returncode != 0:
+                errors.append('%s: the change of %s since %s meets the stage\'s own lines '
+                              '(%d conflicts): rewrite it by hand' % (stage, f, rev, m.returncode))
+                continue
+            new[stage] = stage_diff(f, final, m.stdout)
+    if errors:
+        raise SeriesError('\n'.join(errors))
+    for stage, text in new.items():
+        with open(os.path.join(repo, stage), 'w', newline='') as fh:
+            fh.write(text)
+    return sorted(new)
 
 
 def check_map(entries, overlay, series, where=MAP, stages=()):
@@ -692,6 +760,11 @@ def main(argv):
             cmd_am_check(*[os.path.realpath(a) for a in argv[1:]])
         elif len(argv) == 3 and argv[0] == 'features-check':
             cmd_features_check(*[os.path.realpath(a) for a in argv[1:]])
+        elif argv[:1] == ['restage'] and len(argv) in (2, 3):
+            done = restage(os.path.realpath(argv[1]), *argv[2:])
+            for stage in done:
+                print('restage: %s' % stage)
+            print('restage: %d stage diff(s) rewritten' % len(done))
         elif len(argv) == 2 and argv[0] == 'map-check':
             repo = os.path.realpath(argv[1])
             load_map(repo, read_series(repo))

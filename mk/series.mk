@@ -47,3 +47,10 @@ defconfigs: series
 	@FTRACE_FRAGS="$(FTRACE_FRAGS)" PFE_FRAGS="$(PFE_FRAGS)" WALK_RECORD=docs/defconfigs-$(KERNEL).md \
 		$(STAGE) defconfigs harness/defconfigs.sh \
 		$(SERIES_GIT) $(B)/defconfigs 2 $(DEFCONFIGS)
+
+# After overlay files changed (uncommitted, or since REV): the stage diffs
+# of patches/stages/ rewritten so that every earlier version of a file
+# carries the same change where it has the changed lines.
+REV ?= HEAD
+restage:
+	@python3 harness/series.py restage $(CURDIR) $(REV)

@@ -426,5 +426,44 @@ class SeriesEndToEndTest(unittest.TestCase):
         self.assertFalse(os.path.exists(self.out))
 
 
+class RestageTest(unittest.TestCase):
+    """series.py restage: an edit of an overlay file reaches its earlier
+    versions (the stage diffs) where they share the edited lines."""
+    FINAL = ''.join('line %d\n' % i for i in range(1, 21))
+    # the stage: line 15 not there yet, line 3 different
+    STAGED = FINAL.replace('line 3\n', 'line three\n').replace('line 15\n', '')
+    F = 'kernel/new.c'
+    STAGE = 'patches/stages/0001-a/kernel/new.c.diff'
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.repo = self.tmp.name
+        write(os.path.join(self.repo, self.F), self.FINAL)
+        write(os.path.join(self.repo, self.STAGE), series.stage_diff(self.F, self.FINAL, self.STAGED))
+        for cmd in (['git', 'init', '-q'], ['git', 'add', '.'],
+                    ['git', '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'x']):
+            self.assertEqual(sh(*cmd, cwd=self.repo).returncode, 0)
+        self.assertEqual(series.stage_content(self.repo, self.F, self.STAGE), self.STAGED)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_unchanged_file_rewrites_nothing(self):
+        self.assertEqual(series.restage(self.repo), [])
+
+    def test_edit_reaches_the_stage(self):
+        write(os.path.join(self.repo, self.F), self.FINAL.replace('line 10\n', 'line ten\n'))
+        self.assertEqual(series.restage(self.repo), [self.STAGE])
+        self.assertEqual(series.stage_content(self.repo, self.F, self.STAGE),
+                         self.STAGED.replace('line 10\n', 'line ten\n'))
+
+    def test_edit_of_the_stages_own_lines_is_refused(self):
+        before = open(os.path.join(self.repo, self.STAGE)).read()
+        write(os.path.join(self.repo, self.F), self.FINAL.replace('line 3\n', 'line III\n'))
+        with self.assertRaisesRegex(series.SeriesError, 'meets the stage'):
+            series.restage(self.repo)
+        self.assertEqual(open(os.path.join(self.repo, self.STAGE)).read(), before)
+
+
 if __name__ == '__main__':
     unittest.main()
