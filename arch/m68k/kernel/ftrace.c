@@ -17,59 +17,14 @@
 
 #ifdef CONFIG_DYNAMIC_FTRACE
 /*
- * The encodings of a call site, in one place.  gcc emits a 6-byte,
- * 2-byte-aligned "bsr.l _mcount" in every traced function's prologue;
- * recordmcount lists their addresses.  With disp = target - (site + 2):
- *
- *   call   0x61ff disp32   bsr.l target	(as compiled; _mcount is
- *						 ftrace_caller)
- *   nop    0x51fb disp32   trapf.l #disp32	never traps, does nothing
- *   trap   0x4afc ......   illegal		only while patching.c rewrites
- *						 more than one word
- *
- * Why trapf.l: "nop" (0x4e71) synchronises the pipeline on the 68040
- * and 68060 and would cost far more than a skipped call, and a 2-byte nop
- * plus a branch is two instructions; trapf.l is one 6-byte instruction
- * that the 68020 through 68060 execute as a no-op (the 68000 has no
- * TRAPcc: it would need "bra.s .+6", 0x6004, and is not supported here).
- *
- * The no-op keeps the call's displacement as its ignored immediate, so
- * turning a site on or off rewrites only its first word: one aligned
- * 16-bit store, atomic for the CPU, no breakpoint needed.  The same holds
- * for ftrace_graph_call (0x51fb <-> 0x60ff, bra.l ftrace_graph_caller).
- * Only ftrace_call, whose target changes, needs the three-step write.
- *
- * ColdFire V2 has no bsr.l or bra.l: gcc calls "jsr _mcount" (0x4eb9
- * abs32), and the call and jump forms are jsr/jmp with an absolute
- * address.  The no-op is the same word (ColdFire's tpf.l is trapf.l), and
- * it keeps the call's operand, now an address, so switching stays one
- * 16-bit store there too.
- *
- * With CONFIG_FTRACE_MCOUNT_USE_PATCHABLE_FUNCTION_ENTRY the compiler
- * emits no call at all but three nops at the very entry of each traced
- * function (-fpatchable-function-entry=3), before the prologue, and lists
- * their addresses in __patchable_function_entries:
- *
- *   as compiled  0x4e71 0x4e71 0x4e71  nop; nop; nop
- *
- * ftrace_init_nop() turns them into the same trapf.l no-op, aimed at
- * ftrace_caller (ftrace_entry.S), before any of it runs again; from then
- * on the site is switched exactly as above.
- *
- * With CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS (-fpatchable-function-entry=5,2)
- * two more nops lie just before the function, 4-byte aligned: the site's
- * ftrace_ops slot, which ftrace_caller reads to call that ops' function
- * directly.  It holds the one ops tracing the function
- * (ftrace_find_unique_ops()), ftrace_list_ops when there are several, and
- * ftrace_nop_ops while the site is off; it is written (one 32-bit store)
- * before the site is switched on or retargeted, and set back to
- * ftrace_nop_ops before the site is switched off, so a call that reaches
- * ftrace_caller always finds an ops that belongs there:
- *
- *   slot  0x4e71 0x4e71          as compiled
- *         &ftrace_nop_ops        after ftrace_init_nop()
- *         &ops                   the one ops of the site
- *         &ftrace_list_ops       several ops: ftrace_ops_list_func()
+ * A call site is the compiler's 6-byte call (bsr.l, or jsr abs.l on
+ * ColdFire V2) or the trapf.l no-op that keeps the call's operand, so
+ * turning a site on or off is one 16-bit store of its first word; only a
+ * new target (ftrace_call) takes patching.c's three-step write.  With
+ * patchable function entries ftrace_init_nop() turns the compiler's nops
+ * into that no-op; with call ops the two words before the function hold
+ * the site's ftrace_ops.  The encodings and why they were chosen:
+ * Documentation/arch/m68k/ftrace.rst.
  */
 
 #ifdef CONFIG_COLDFIRE
@@ -261,9 +216,10 @@ int ftrace_update_ftrace_func(ftrace_func_t func)
  * Patch with interrupts enabled: every call-site change is one atomic
  * 16-bit store, and the one multi-word change (ftrace_call) uses the
  * trap-and-emulate protocol, so nothing needs stop_machine() with
- * interrupts off for the whole update.  ftrace_patch_stop_machine=1 on
- * the command line selects the generic stop_machine() path instead, for
- * comparison.
+ * interrupts off for the whole update.  ftrace_patch_stop_machine on the
+ * command line selects the generic stop_machine() path instead: when
+ * turning a tracer on or off misbehaves, it tells whether the
+ * interrupts-on path is at fault.
  */
 static bool ftrace_patch_stop_machine;
 

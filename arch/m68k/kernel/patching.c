@@ -2,64 +2,16 @@
 /*
  * Writing to live kernel text on m68k.
  *
- * Every write goes through m68k_write_words(), for live text through
- * m68k_patch_text() and for code nothing runs yet (a kprobe's slot)
- * through m68k_patch_copy(), or for a word of data kept in text (an
- * ftrace_ops slot) through m68k_patch_data32(); each flushes the
- * instruction cache for the bytes it wrote (QEMU would not notice a
- * missing flush, a 68040 or 68060 would execute stale code).
- *
- * A change confined to one aligned 16-bit word is a single store: the
- * CPU executes either the old or the new instruction.  A longer change
- * (up to the 6 bytes of a call site) cannot be written atomically, and an
- * interrupt - including the unmaskable level 7 - may execute the site
- * between two stores, so it is done in three steps:
- *
- *   1. write the illegal opcode over the first word, flush;
- *   2. write the rest of the new instruction, flush;
- *   3. write the first word of the new instruction, flush.
- *
- * Code reaching the site meanwhile takes an illegal-instruction trap;
- * trap_c() hands it to m68k_patch_trap(), which recognises the site in
- * flight and emulates the *new* instruction before returning to the
- * interrupted code.  Only instructions whose effect can be emulated from
- * the trap are accepted: the call, branch and no-op forms of a 6-byte
- * call site (asm/text-patching.h).
- *
- * The flush: on the 68040 and 68060, flush_icache_range() executes a nop
- * (which drains the store buffer) and cpushp %bc on the written page:
- * dirty data cache lines go to memory and the instruction cache lines of
- * the page are invalidated, so the next fetch reads what was written.
- * The 68060 also predicts branches from a branch cache indexed by virtual
- * address; its manual (MC68060UM, 5.11) has the hardware clear the whole
- * branch cache on any CINV or CPUSH of the instruction cache, so a call
- * site made a trapf.l is not still predicted as a taken branch.  Were a
- * stale entry to survive, the 060 would take an access error with
- * FSLW.BPE, which access_error060() answers by clearing the branch cache
- * and returning: slower, never wrong.  None of the instructions written
- * here (bsr.l, bra.l, trapf.l, jsr/jmp abs.l, illegal) is one the 68060
- * emulates in software.
- *
- * ColdFire's flush_icache_range() invalidates the instruction cache
- * alone and trusts the data to be in memory, which holds only for some of
- * its cache configurations.  A V2 core's cache is an instruction cache,
- * a data cache or both halves (CONFIG_CACHE_I/D/BOTH), write-through, its
- * stores buffered (ACR0's BWE); V3 cores have one copy-back cache for
- * both, V4 cores split copy-back caches, so new words may sit in a dirty
- * data line that the instruction fetch does not see.  So on ColdFire the
- * write is followed by flush_cache_all() too: it pushes dirty data lines
- * to memory where the cache is copy-back (mcf_cache_push(), or cpushl
- * on the MMU ColdFires), invalidates (no-MMU: the whole cache, then the
- * nop that waits for the store buffer to drain), and
- * flush_icache_range() then invalidates the instruction cache as on any
- * m68k.  Both are no more than a few instructions on the V2 parts.
- *
- * One site is in flight at a time, so the in-flight record is a single
- * global: m68k is uniprocessor, and every writer of a multi-word change
- * holds text_mutex (kprobes take it in the generic code, ftrace in
- * ftrace_arch_code_modify_prepare()), also while it is preempted in the
- * middle of a site (ColdFire kernels can be preemptible).
- * m68k_patch_begin() asserts it.
+ * Every write goes through m68k_write_words() (m68k_patch_text() for live
+ * text, m68k_patch_copy() for code nothing runs yet, m68k_patch_data32()
+ * for a word of data in text), which flushes the instruction cache for
+ * what it wrote, and on ColdFire pushes the data cache first.  A change of
+ * one aligned 16-bit word is a single store; a longer one is written in
+ * three steps (illegal opcode, tail, first word), and code that reaches
+ * the site meanwhile traps to m68k_patch_trap(), which emulates the new
+ * instruction.  One site is in flight at a time: every multi-word writer
+ * holds text_mutex.  The protocol and the caches of each CPU:
+ * Documentation/arch/m68k/ftrace.rst.
  */
 
 #include <linux/bug.h>
