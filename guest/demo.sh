@@ -56,8 +56,7 @@ echo nop >$T/current_tracer
 
 banner "function_graph with return values: a failing open(2)"
 trace_reset
-# the open path's first traceable function (do_sys_openat2 is inlined
-# into do_sys_open on 7.3)
+# the open path's first traceable function
 f=
 for c in do_sys_openat2 do_sys_open; do
 	if grep -qx "$c" $T/available_filter_functions; then f=$c; break; fi
@@ -69,10 +68,12 @@ echo 1 >$T/options/funcgraph-retval
 echo 1 >$T/tracing_on
 cat /nonexistent 2>/dev/null || true
 echo 0 >$T/tracing_on
-# the call that failed: its block ends in "} /* do_sys_open = -2 */"
+# the call that failed: its block ends in "} /* do_sys_openat2 ret=-2 */"
+# (6.12 writes "= -2")
 grep -E "$f|do_filp_open|do_file_open|path_openat" $T/trace |
 	awk -v f="$f" 'index($0, f "() {") { n = 0 } { b[n++] = $0 }
-	     index($0, "/* " f " = -") { for (i = 0; i < n; i++) print b[i]; exit }' |
+	     index($0, "/* " f " ret=-") || index($0, "/* " f " = -") {
+		for (i = 0; i < n; i++) print b[i]; exit }' |
 	shows "function_graph with return values"
 echo 0 >$T/options/funcgraph-retval
 echo nop >$T/current_tracer
