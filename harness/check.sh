@@ -229,6 +229,9 @@ suites() {
 	long suite lockdep-foundation lockdep lockdep_suite foundation 600
 	long suite lockdep-function lockdep lockdep_suite function 900
 	suite ftrace-bug dynamic ftrace_bug_suite
+	# the oops path: LKDTM's crash types through the generic die path,
+	# ftrace_dump_on_oops, and oops=panic in a boot of its own
+	suite oops dynamic oops_suite
 	# no frame pointers, patchable function entries (KUnit counted on
 	# pfe-function: kprobes at entries go through ftrace there)
 	suite pfe-function pfe guest 900 function.sh
@@ -340,7 +343,8 @@ rm -rf "$L"
 mkdir -p "$L"
 
 # guest NAME VARIANT TIMEOUT SCRIPT [ARGS for qemu-run]: one boot running
-# guest/tests/SCRIPT.  (STRICT: qemu-run's console rule, see ftrace-bug.)
+# guest/tests/SCRIPT.  (STRICT: qemu-run's console rule, see ftrace-bug;
+# empty for none, see oops.)
 guest() {
 	local name=$1 kobj timeout=$3 script=$top/guest/tests/$4
 	kobj=$(kobj "$B" "$2")
@@ -348,7 +352,7 @@ guest() {
 	# shellcheck disable=SC2086 # STRICT is a list of options
 	"$top/harness/stage.sh" "check:$name" \
 		"$top/harness/qemu-run.sh" --kernel "$kobj/vmlinux" \
-		--initrd "$kobj/initramfs.cpio.gz" --timeout "$timeout" ${STRICT:---strict} --icount \
+		--initrd "$kobj/initramfs.cpio.gz" --timeout "$timeout" ${STRICT---strict} --icount \
 		--log "$L/$name.log" "$@" "$script" >"$L/$name.out" 2>&1
 	grep -E '^(==>|qemu-run:)|^CHECK FAIL|^\[[0-9]+\].*\[FAIL\]|^ *not ok' "$L/$name.out"
 }
@@ -442,6 +446,46 @@ ftrace_bug_suite() { # NAME VARIANT
 		guest "$1" "$2" 600 ftrace-bug.sh "${nokunit[@]}"
 }
 
+# The oops path.  oops.sh provokes oopses on purpose and reads its own
+# console (no qemu-run --strict: the reports are the point).  Then a boot
+# with oops=panic (panic_on_oops) must end in the panic of the oops it
+# provokes, its checks in unit NAME-panic.
+oops_suite() { # NAME VARIANT
+	local kobj run=$L/harness/$1-panic u=$L/$1-panic.log rc
+	kobj=$(kobj "$B" "$2")
+	STRICT='' guest "$1" "$2" 600 oops.sh "${nokunit[@]}"
+	mkdir -p "$L/harness"
+	cat >"$run.sh" <<-'EOS'
+		#!/bin/sh
+		modprobe lkdtm || exit 1
+		echo "oops-panic: panic_on_oops=$(cat /proc/sys/kernel/panic_on_oops)"
+		echo EXCEPTION >/sys/kernel/debug/provoke-crash/DIRECT
+		echo "oops-panic: the writer survived"
+	EOS
+	"$top/harness/qemu-run.sh" --kernel "$kobj/vmlinux" --initrd "$kobj/initramfs.cpio.gz" \
+		--timeout 300 --icount --log "$run.console" \
+		--append "kunit.enable=0 trace_event= oops=panic" "$run.sh" >"$run.txt" 2>&1
+	rc=$?
+	{
+		if grep -q '^oops-panic: panic_on_oops=1' "$run.console"; then
+			echo "CHECK PASS oops-panic-armed"
+		else
+			echo "CHECK FAIL oops-panic-armed: the guest did not report panic_on_oops=1"
+		fi
+		if [ $rc -ne 0 ] && grep -q 'Kernel panic - not syncing: Fatal exception' "$run.console"; then
+			echo "CHECK PASS oops-panic-panicked"
+		else
+			echo "CHECK FAIL oops-panic-panicked: qemu-run exited $rc, no 'Fatal exception' panic ($run.console)"
+		fi
+		if grep -q '^oops-panic: the writer survived' "$run.console"; then
+			echo "CHECK FAIL oops-panic-stopped: the oops did not stop the writer"
+		else
+			echo "CHECK PASS oops-panic-stopped"
+		fi
+	} >"$u"
+	grep '^CHECK FAIL' "$u"
+}
+
 # A ColdFire kernel booted without userland (qemu-run.sh --no-userland):
 # its console holds the self tests, a boot-time trace dumped at the root
 # mount panic, or the FLAT init's own checks (guest/flat/init.c: CHECK
@@ -471,6 +515,7 @@ suite() { # NAME VARIANT FUNCTION [ARGS]: FUNCTION NAME VARIANT [ARGS]
 	units+=("$name")
 	case $fn in
 	kprobes_suite) units+=("$name-offsets") ;;
+	oops_suite) units+=("$name-panic") ;;
 	trace_cmd_suite) units+=("$name-host") ;;
 	nouser_suite) [ $# -lt 5 ] || units+=("$name-host") ;;
 	esac
