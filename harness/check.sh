@@ -84,7 +84,9 @@ if [ "$mode" = make ]; then
 		k=${run%%:*} s=${run#*:}
 		[ "$s" != all ] || s=
 		perf=
-		SUITES=$s KERNEL=$k "$0" --list | grep -qE '^(perf|btf-perf-vmlinux) ' && perf=1
+		# (grep reads it all: with -q its early exit could end --list by
+		# SIGPIPE, which pipefail would take for no match)
+		SUITES=$s KERNEL=$k "$0" --list | grep -E '^(perf|btf-perf-vmlinux) ' >/dev/null && perf=1
 		kernels "$run" | while read -r k m v _; do
 			make -C "$top" --no-print-directory initramfs KERNEL="$k" MACHINE="$m" \
 				VARIANT="$v" GUEST_PERF=$perf </dev/null || exit
