@@ -58,13 +58,18 @@ case ${1:-} in
 *) B=$1 ;;
 esac
 
-# RUN... (KERNEL:SUITES): each kernel the runs need, as
-# "KERNEL MACHINE VARIANT BOARD OBJDIR", from the suites' kernel ids.
+# run_parts RUN: k, the kernel of RUN (KERNEL:SUITES), and s, its SUITES
+# (empty for all)
+run_parts() {
+	k=${1%%:*} s=${1#*:}
+	[ "$s" != all ] || s=
+}
+# RUN...: each kernel the runs need, as "KERNEL MACHINE VARIANT BOARD
+# OBJDIR", from the suites' kernel ids.
 kernels() {
 	local run k s id m
 	for run in "$@"; do
-		k=${run%%:*} s=${run#*:}
-		[ "$s" != all ] || s=
+		run_parts "$run"
 		for id in $(SUITES=$s KERNEL=$k "$0" --variants) ; do
 			m=$(kernel_machine "$id")
 			echo "$k $m $(kernel_variant "$id") $(machine_field "$m" board)" \
@@ -81,8 +86,7 @@ if [ "$mode" = make ]; then
 	# when a suite of the run uses it: it is the largest tool build), then
 	# the suites of each run, then one summary of all
 	for run in "$@"; do
-		k=${run%%:*} s=${run#*:}
-		[ "$s" != all ] || s=
+		run_parts "$run"
 		perf=
 		# (grep reads it all: with -q its early exit could end --list by
 		# SIGPIPE, which pipefail would take for no match)
@@ -94,8 +98,7 @@ if [ "$mode" = make ]; then
 	done
 	dirs=()
 	for run in "$@"; do
-		k=${run%%:*} s=${run#*:}
-		[ "$s" != all ] || s=
+		run_parts "$run"
 		SUITES=$s KERNEL=$k "$0" --run "$top/build/$k"
 		dirs+=("$top/build/$k")
 	done
@@ -536,9 +539,11 @@ shopt -s nullglob
 (IFS=,; echo "${units[*]}") >"$L/units"
 echo "$KERNEL" >"$L/kernel"
 about="Linux $(cat "$B/pristine/.debian-version" 2>/dev/null || echo '?') (Debian's linux-source),"
-# the boards of the suites that ran (harness/machines' labels)
-boards=$(suite() { selected "$1" && machine_field "$(kernel_machine "$2")" label; }
-	suites | sort -u | paste -sd, - | sed 's/,/, /g')
+# the boards of the suites that ran (harness/machines' labels), each
+# machine looked up once
+boards=$(suite() { selected "$1" && kernel_machine "$2"; }
+	suites | sort -u | while read -r m; do machine_field "$m" label; done |
+	paste -sd, - | sed 's/,/, /g')
 about+=" QEMU $(qemu-system-m68k --version | sed -n 's/.*version \([^ ]*\).*/\1/p;q'), boards: $boards,"
 about+=" commit $(git -C "$top" describe --always --dirty 2>/dev/null || echo '?'),"
 about+=" $(date -u +%F), suites: ${SUITES:-all}."

@@ -35,21 +35,27 @@ kernel_id() {
 	if [ "$1" = virt ]; then echo "$2"; else echo "$1-$2"; fi
 }
 
-# kernel_machine ID: the machine of kernel ID, or of an object directory
-# named kobj-ID.
-kernel_machine() {
+# kernel_of ID: kernel ID itself, or the id an object directory kobj-ID
+# is named by.
+kernel_of() {
 	local id=${1##*/}
-	id=${id#kobj-}
+	echo "${id#kobj-}"
+}
+
+# kernel_machine ID: the machine of kernel ID (or of kobj-ID).
+kernel_machine() {
+	local id
+	id=$(kernel_of "$1")
 	case $id in
 	*-*) echo "${id%%-*}" ;;
 	*) echo virt ;;
 	esac
 }
 
-# kernel_variant ID: the variant of kernel ID.
+# kernel_variant ID: the variant of kernel ID (or of kobj-ID).
 kernel_variant() {
-	local id=${1##*/}
-	id=${id#kobj-}
+	local id
+	id=$(kernel_of "$1")
 	echo "${id#*-}"
 }
 

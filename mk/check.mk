@@ -29,7 +29,7 @@ check:
 # The cache flush mutants (harness/mutate.sh): the Atari kernel rebuilt
 # without one instruction cache flush at a time must fail a suite on the
 # emulated caches; their results are in docs/machines.md.  ~1 hour.
-# the mutants make mutate builds (harness/mutate.sh names them; default all)
+# MUTANTS: the mutants to build (harness/mutate.sh names them; default all)
 MUTANTS ?=
 mutate: initramfs
 	@case $(MACHINE) in atari*) ;; *) echo "make mutate: MACHINE=atari060 or atari030 (emulated instruction caches)" >&2; exit 2 ;; esac
