@@ -5,10 +5,13 @@
 #
 #   qemu-run.sh --kernel VMLINUX --initrd INITRAMFS [--timeout SECS]
 #               [--log FILE] [--strict [--expect-warning FUNC]] [--icount]
-#               [--append "CMDLINE"] [--cpu-cycle-div N] [--machine M] SCRIPT
-#   qemu-run.sh --kernel VMLINUX --initrd INITRAMFS [--append "CMDLINE"] --interactive
+#               [--append "CMDLINE"] [--cpu-cycle-div N] [--machine M]
+#               [--ram-file FILE] [--kill-at REGEX] SCRIPT
+#   qemu-run.sh --kernel VMLINUX --initrd INITRAMFS [--append "CMDLINE"]
+#               [--ram-file FILE] --interactive
 #   qemu-run.sh --kernel VMLINUX --no-userland [--timeout SECS] [--log FILE]
-#               [--strict] [--icount]
+#               [--strict] [--icount] [--ram-file FILE]
+#               [--kill-at REGEX]
 #
 # SCRIPT is appended to the initramfs as /harness/run.sh and run as root by
 # guest/init, which prints "HARNESS-EXIT: <status>" and powers off.  The
@@ -21,6 +24,13 @@
 # --icount: guest time counts guest instructions (1 ns each on virt, 8 on
 # the Macintosh; idle time is skipped) and the goldfish clock runs on that virtual clock, so what the
 # guest measures does not depend on how busy the host is.
+# --ram-file FILE (QEMU only): the guest's RAM is FILE, mapped shared, so
+# that what one boot left in RAM is there for the next one with the same
+# FILE (made, zeroed, when missing; it must have the RAM's size): pstore's
+# RAM regions across a crash, a reset or a killed guest.
+# --kill-at REGEX: once a console line matches REGEX (grep -E), the guest
+# is killed (a hang: what it left in --ram-file is what a reset leaves),
+# and the exit status is 0; 1 when it ended before such a line.
 # --cpu-cycle-div N (Hatari only, 1-256; default 128): each instruction
 # counts a Nth of its cycles (below).
 # A QEMU guest has 256 MiB of RAM, 1 GiB when the initramfs is over 24 MiB.
@@ -72,6 +82,8 @@ nouser=''
 warning=''
 cycle_div=''
 machine=''
+ramfile=''
+killat=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=${2:?}; shift 2 ;;
@@ -86,6 +98,8 @@ while [ $# -gt 0 ]; do
 	--no-userland) nouser=1; shift ;;
 	--cpu-cycle-div) cycle_div=${2:?}; shift 2 ;;
 	--machine) machine=${2:?}; shift 2 ;;
+	--ram-file) ramfile=${2:?}; shift 2 ;;
+	--kill-at) killat=${2:?}; shift 2 ;;
 	-*) echo "$me: unknown option $1" >&2; usage ;;
 	*) [ -z "$script" ] || usage; script=$1; shift ;;
 	esac
@@ -157,6 +171,8 @@ else
 fi
 [ -z "$nouser" ] || [ "$machine" = mcf5208 ] || die "--no-userland is for the ColdFire board only"
 [ -z "$cycle_div" ] || [ "$emu" = hatari ] || die "--cpu-cycle-div is for Hatari's guests (an Atari kernel) only"
+[ -z "$ramfile$killat" ] || [ "$emu" = qemu ] || die "--ram-file and --kill-at are for QEMU's guests only"
+[ -z "$killat" ] || [ -z "$interactive" ] || die "--kill-at is not for --interactive"
 
 # 256 MiB, unless the initramfs is large: it is unpacked into RAM, and
 # its files stay there (the btf kernel's, with that kernel's DWARF for the
@@ -169,6 +185,17 @@ fi
 # shellcheck disable=SC2206
 qemu=("qemu-system-$arch" "${board[@]}" -cpu "$cpu" -m "$mem" -nographic -no-reboot
 	-kernel "$kernel" ${icount:+-icount shift=$shift,sleep=off -rtc clock=vm} ${QEMU_EXTRA:-})
+if [ -n "$ramfile" ]; then
+	bytes=$(numfmt --from=iec "$mem")
+	if [ ! -e "$ramfile" ]; then
+		mkdir -p "$(dirname "$ramfile")"
+		truncate -s "$bytes" "$ramfile"
+	fi
+	[ "$(stat -c %s "$ramfile")" = "$bytes" ] ||
+		die "--ram-file $ramfile has $(stat -c %s "$ramfile") bytes, not the guest's $mem"
+	qemu+=(-object "memory-backend-file,id=ram,size=$mem,mem-path=$ramfile,share=on"
+		-machine memory-backend=ram)
+fi
 cmdline="console=$console panic=-1"
 if [ "$emu" = hatari ]; then
 	cmdline="debug=nfcon $cmdline"
@@ -183,7 +210,7 @@ tmp=$(mktemp -d /tmp/qemu-run.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 if [ -n "$nouser" ]; then
 	kargs="$cmdline $append"
-	run=(-pidfile "$tmp/qemu.pid" -append "$kargs")
+	run=(-append "$kargs")
 else
 	[ -f "$script" ] || die "no script at $script"
 	mkdir -p "$tmp/root/harness"
@@ -194,6 +221,7 @@ else
 	kargs="$cmdline harness.mode=script $append"
 	run=(-initrd "$tmp/initrd" -append "$kargs")
 fi
+[ "$emu" = hatari ] || run+=(-pidfile "$tmp/qemu.pid")
 if [ "$emu" = hatari ]; then
 	# lilo.cfg: the kernel in ST-RAM (below ~8 MiB: the NatFeats console
 	# reads the guest's buffers by physical address), the initramfs in
@@ -234,9 +262,11 @@ ROOT_PANIC='Kernel panic - not syncing: VFS: Unable to mount root fs'
 INIT_EXIT='Kernel panic - not syncing: Attempted to kill init!'
 : >"$log"
 watcher=''
-if [ -n "$nouser" ]; then
+if [ -n "$nouser$killat" ]; then
+	end=$PANIC_END
+	[ -z "$killat" ] || end=$killat
 	while sleep 1; do
-		if grep -q "$PANIC_END" "$log"; then
+		if grep -qE -- "$end" "$log"; then
 			kill "$(cat "$tmp/qemu.pid")" 2>/dev/null
 			break
 		fi
@@ -281,6 +311,14 @@ if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
 	# a guest that still printed lately was slow; one silent for long, hung
 	printf "\n%s\n" "$me: TIMEOUT after ${timeout}s (the console was silent for the last ${silent}s)" >&2
 	rc=124
+elif [ -n "$killat" ]; then
+	if grep -qE -- "$killat" "$log"; then
+		echo "$me: killed the guest at '$killat' after ${t}s$clock"
+		rc=0
+	else
+		echo "$me: the guest ended before '$killat' (QEMU exit $qrc, ${t}s)" >&2
+		rc=1
+	fi
 elif [ -n "$nouser" ]; then
 	if [ -n "$marker" ]; then
 		echo "$me: guest script exited $rc after ${t}s$clock (the FLAT init)"
