@@ -338,6 +338,26 @@ class ExpectTest(unittest.TestCase):
         self.expect('s', '# the s suite\nPASS boot:s\nPASS a\nSKIP b -- the machine has no thing\n')
         self.assertEqual(self.problems([log, out], ['s']), [])
 
+    def test_known_failure(self):
+        """FAIL: a known failure is counted as skipped, with its reason."""
+        log = self.write('s.log', 'CHECK PASS a\nCHECK FAIL up:b: it said FAIL\n')
+        self.expect('s', 'PASS a\nFAIL up:b -- fails on x86_64 too\n')
+        cases = results.parse_files([log])
+        self.assertEqual(results.check_expectations(cases, self.exp), [])
+        self.assertEqual([(c.name, c.verdict) for c in cases],
+                         [('a', results.PASS), ('up:b', results.SKIP)])
+        self.assertEqual(cases[1].expected, 'fails on x86_64 too')
+
+    def test_known_failure_passing(self):
+        log = self.write('s.log', 'CHECK PASS up:b\n')
+        self.expect('s', 'FAIL up:b -- fails on x86_64 too\n')
+        self.assertEqual(self.problems([log]), ['s: up:b: PASS, expected FAIL'])
+
+    def test_known_failure_needs_reason(self):
+        log = self.write('s.log', 'CHECK FAIL up:b: it said FAIL\n')
+        self.expect('s', 'FAIL up:b\n')
+        self.assertIn('FAIL up:b: no "-- reason"', ' '.join(self.problems([log])))
+
     def test_missing_check(self):
         log = self.write('s.log', 'CHECK PASS a\n')
         self.expect('s', 'PASS a\nPASS b\n')
