@@ -48,11 +48,12 @@ rm -rf "$kobj/modroot"
 # The test modules of guest/modules (built out of tree, against this kernel,
 # in KOBJ/ext: kbuild writes its products next to the sources); they test
 # m68k's call sites, and the x86_64 anchor has none of them but tp_count,
-# which counts the tracepoints a workload passes (make bench).
+# which counts the tracepoints a workload passes (make bench), and
+# pstore_hang, the hang of the pstore suite.
 # With live patching, the test modules of the kernel's livepatch selftests
 # too (tools/testing/selftests/livepatch/test_modules, as klp_test_modules),
 # for guest/tests/livepatch.sh.
-mods=("$repo"/guest/modules/tp_count/)
+mods=("$repo"/guest/modules/tp_count/ "$repo"/guest/modules/pstore_hang/)
 [ "$KARCH" != m68k ] || mods=("$repo"/guest/modules/*/)
 klpmods=$tree/tools/testing/selftests/livepatch/test_modules
 grep -qx 'CONFIG_LIVEPATCH=y' "$kobj/.config" && mods+=("$klpmods")

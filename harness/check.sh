@@ -173,7 +173,8 @@ storm_size=
 # only with CHECK_Q800_SLOW=1.  The 68040+68060 kernel (virt060-dynamic)
 # on QEMU's 68040.  The 68060 and the 68030 on Hatari (atari060-dynamic,
 # atari030-dynamic: a kernel and the emulator to build, and an emulated
-# CPU of a few tens of MIPS).
+# CPU of a few tens of MIPS).  And the x86_64 anchor (x86_64-dynamic),
+# for the suites whose verdicts are compared with x86_64's.
 machine() {
 	[ "$KERNEL" != 6.12 ] || return 0
 	long "$@"
@@ -237,6 +238,13 @@ suites() {
 	# the oops path: LKDTM's crash types through the generic die path,
 	# ftrace_dump_on_oops, and oops=panic in a boot of its own
 	suite oops dynamic oops_suite
+	# pstore: ramoops' records (dmesg, console, pmsg, the function
+	# recorder) across a crash, an oops and a hang, and its kselftest
+	suite pstore dynamic pstore_suite
+	# the same two on the x86_64 anchor (from the same tree): what m68k's
+	# verdicts are to be compared with
+	machine suite x86_64-oops x86_64-dynamic oops_suite
+	machine suite x86_64-pstore x86_64-dynamic pstore_suite
 	# no frame pointers, patchable function entries (KUnit counted on
 	# pfe-function: kprobes at entries go through ftrace there)
 	suite pfe-function pfe guest 900 function.sh
@@ -486,6 +494,88 @@ oops_suite() { # NAME VARIANT
 			echo "CHECK FAIL oops-panic-stopped: the oops did not stop the writer"
 		else
 			echo "CHECK PASS oops-panic-stopped"
+		fi
+	} >"$u"
+	grep '^CHECK FAIL' "$u"
+}
+
+# pstore across four boots of one guest whose RAM is a file kept from one
+# boot to the next (qemu-run.sh --ram-file), with the same ramoops region
+# (reserve_mem=) and the same disk, an ext4 image holding the kernel's
+# pstore kselftest and its state (guest/tests/pstore.sh: what each step
+# does and checks).  The host checks how each boot ended, that the
+# command line was not cut short and that the region was at the same
+# address in all of them.
+# (m68k's command line holds 255 characters: the sizes are short.)
+PSTORE_ARGS='reserve_mem=1M:1M:oops ramoops.mem_name=oops ramoops.record_size=65536
+ramoops.console_size=65536 ramoops.ftrace_size=65536'
+pstore_suite() { # NAME VARIANT
+	local kobj d=$L/$1 u=$L/$1.log step region regions='' blk=virtio-blk-device
+	local -a kill steps
+	kobj=$(kobj "$B" "$2")
+	# virt's virtio is on MMIO, the PC's on PCI
+	[ "$(kernel_machine "$2")" != x86_64 ] || blk=virtio-blk-pci
+	rm -rf "$d"
+	mkdir -p "$d/disk"
+	cp -a "$B/linux/tools/testing/selftests/pstore" "$d/disk/"
+	mkfs.ext4 -q -O ^has_journal -E root_owner=0:0 -d "$d/disk" "$d/disk.img" 16M
+	steps=(crash oops hang hung)
+	# x86_64's serial console is printed by a kernel thread (nbcon): on
+	# its one CPU, with interrupts masked for ever, the hang's message
+	# never reaches the console, and there is nothing to kill the guest at
+	[ "$blk" = virtio-blk-device ] || steps=(crash oops)
+	for step in "${steps[@]}"; do
+		kill=()
+		[ "$step" != hang ] || kill=(--kill-at 'pstore_hang: spinning with interrupts masked')
+		QEMU_EXTRA="-drive file=$d/disk.img,format=raw,if=none,id=disk -device $blk,drive=disk" \
+			"$top/harness/stage.sh" "check:$1-$step" \
+			"$top/harness/qemu-run.sh" --kernel "$kobj/vmlinux" \
+			--initrd "$kobj/initramfs.cpio.gz" --timeout 600 --icount \
+			--ram-file "$d/ram" --log "$d/$step.console" "${kill[@]}" \
+			--append "kunit.enable=0 trace_event= ${PSTORE_ARGS//$'\n'/ } harness.pstore=$step" \
+			"$top/guest/tests/pstore.sh" >"$d/$step.txt" 2>&1
+	done
+	{
+		for step in "${steps[@]}"; do
+			grep -a '^CHECK ' "$d/$step.console"
+		done
+		[ ${#steps[@]} = 4 ] ||
+			echo "CHECK SKIP pstore:hang: x86_64's nbcon serial console prints nothing while interrupts are masked on its one CPU"
+		# how each boot ended: the crash in sysrq's panic, the oops and
+		# the last boot at their script's end, the hang killed
+		if grep -q '^qemu-run: no HARNESS-EXIT marker: guest panicked' "$d/crash.txt" &&
+			grep -q 'Kernel panic - not syncing: sysrq triggered crash' "$d/crash.console"; then
+			echo "CHECK PASS pstore:crash-panicked"
+		else
+			echo "CHECK FAIL pstore:crash-panicked: no sysrq crash panic ($d/crash.txt)"
+		fi
+		for step in oops hung; do
+			[ -f "$d/$step.txt" ] || continue
+			if grep -q '^qemu-run: guest script exited 0 ' "$d/$step.txt"; then
+				echo "CHECK PASS pstore:$step-boot"
+			else
+				echo "CHECK FAIL pstore:$step-boot: $(grep '^qemu-run:' "$d/$step.txt" | tail -n 1)"
+			fi
+		done
+		if [ ! -f "$d/hang.txt" ]; then
+			:
+		elif grep -q '^qemu-run: killed the guest at ' "$d/hang.txt"; then
+			echo "CHECK PASS pstore:hang-killed"
+		else
+			echo "CHECK FAIL pstore:hang-killed: $(grep '^qemu-run:' "$d/hang.txt" | tail -n 1)"
+		fi
+		# ramoops' own word on its region, the same in every boot
+		for step in "${steps[@]}"; do
+			grep -q "Kernel command line: .* harness.pstore=$step\$" "$d/$step.console" ||
+				echo "CHECK FAIL pstore:$step-cmdline: the kernel's command line lost its end"
+			region=$(sed -n 's/.*ramoops: using \(0x[0-9a-f]*@0x[0-9a-f]*\),.*/\1/p' "$d/$step.console" | head -n 1)
+			regions+=" $step:${region:-none}"
+		done
+		if [ "$(tr ' ' '\n' <<<"$regions" | sed -n 's/^[a-z-]*://p' | sort -u)" = \
+			"$(sed -n 's/^ crash:\(0x[^ ]*\) .*/\1/p' <<<"$regions")" ]; then
+			echo "CHECK PASS pstore:region-same"
+		else
+			echo "CHECK FAIL pstore:region-same: ramoops' regions:$regions"
 		fi
 	} >"$u"
 	grep '^CHECK FAIL' "$u"
