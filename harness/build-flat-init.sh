@@ -40,6 +40,8 @@ dir /dev 0755 0 0
 nod /dev/console 0600 0 0 c 5 1
 dir /proc 0755 0 0
 dir /tracing 0755 0 0
+dir /pstore 0755 0 0
+dir /debug 0755 0 0
 file /init $dir/init 0755 0 0
 LIST
 if cmp -s "$dir/initramfs.list.new" "$dir/initramfs.list" 2>/dev/null; then

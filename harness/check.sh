@@ -319,7 +319,7 @@ suites() {
 	only73 suite mcf5208-selftests mcf5208-boot nouser_suite 300 selftests
 	only73 suite mcf5208-boottrace mcf5208-boottrace nouser_suite 300 boottrace
 	only73 suite mcf5208-bootgraph mcf5208-bootgraph nouser_suite 300 bootgraph
-	only73 suite mcf5208-flat mcf5208-flat nouser_suite 600
+	only73 suite mcf5208-flat mcf5208-flat flat_suite 600
 	only73 suite mcf5208-lockdep mcf5208-lockdep nouser_suite 600 lockdep
 }
 
@@ -586,13 +586,26 @@ pstore_suite() { # NAME VARIANT
 # mount panic, or the FLAT init's own checks (guest/flat/init.c: CHECK
 # lines and HARNESS-EXIT); with WHAT, harness/console-checks.sh WHAT reads
 # the console log on the host as well.
+# (RAM: a file for the guest's RAM, qemu-run.sh --ram-file.)
 nouser_suite() { # NAME VARIANT TIMEOUT [WHAT]
 	"$top/harness/stage.sh" "check:$1" \
 		"$top/harness/qemu-run.sh" --kernel "$(kobj "$B" "$2")/vmlinux" --no-userland \
-		--timeout "$3" --strict --icount --log "$L/$1.log" >"$L/$1.out" 2>&1
+		--timeout "$3" --strict --icount ${RAM:+--ram-file "$RAM"} \
+		--log "$L/$1.log" >"$L/$1.out" 2>&1
 	grep -E '^(==>|qemu-run:)|^CHECK FAIL' "$L/$1.out"
 	[ -z "${4:-}" ] || post console-checks "$1-host" "$top/harness/console-checks.sh" "$4" \
 		"$L/$1.log" "$(kobj "$B" "$2")/vmlinux"
+}
+
+# The FLAT init on ColdFire, on RAM kept in a file, then the same kernel
+# booted again on that RAM: its init finds what pstore kept of the first
+# boot (the panic of init's exit in dmesg, the console, the function
+# recorder's last calls) and checks it, in unit NAME-pstore.
+flat_suite() { # NAME VARIANT TIMEOUT
+	local ram=$L/$1.ram
+	rm -f "$ram"
+	RAM=$ram nouser_suite "$1" "$2" "$3"
+	RAM=$ram nouser_suite "$1-pstore" "$2" "$3"
 }
 
 # lockdep watching the suites that lock and switch the most
@@ -611,6 +624,7 @@ suite() { # NAME VARIANT FUNCTION [ARGS]: FUNCTION NAME VARIANT [ARGS]
 	case $fn in
 	kprobes_suite) units+=("$name-offsets") ;;
 	oops_suite) units+=("$name-panic") ;;
+	flat_suite) units+=("$name-pstore") ;;
 	trace_cmd_suite) units+=("$name-host") ;;
 	nouser_suite) [ $# -lt 5 ] || units+=("$name-host") ;;
 	esac

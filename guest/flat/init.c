@@ -264,6 +264,46 @@ static long get(const char *file, char *buf, unsigned long size)
 	return get_path(tpath(&p, file), buf, size);
 }
 
+/* the end of @path in @buf (NUL-terminated), as much as half of it holds */
+static long get_tail(const char *path, char *buf, unsigned long size)
+{
+	long fd = sys3(__NR_open, path, O_RDONLY, 0);
+	unsigned long n = 0, h = (size - 1) / 2, i;
+
+	if (fd < 0)
+		return fd;
+	for (;;) {
+		long r;
+
+		if (n == size - 1) {
+			for (i = 0; i < n - h; i++)
+				buf[i] = buf[h + i];
+			n -= h;
+		}
+		r = sys3(__NR_read, fd, buf + n, size - 1 - n);
+		if (r < 0) {
+			sys3(__NR_close, fd, 0, 0);
+			return r;
+		}
+		if (r == 0)
+			break;
+		n += r;
+	}
+	sys3(__NR_close, fd, 0, 0);
+	buf[n] = 0;
+	return n;
+}
+
+/* the last line of the @n characters of @buf (its newline cut off) */
+static const char *last_line(char *buf, long n)
+{
+	while (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = 0;
+	while (n > 0 && buf[n - 1] != '\n')
+		n--;
+	return buf + n;
+}
+
 /*
  * Stop tracing, read the trace into @buf, then put the nop tracer back
  * and tracing on again: in that order, as a change of tracer empties the
@@ -611,6 +651,73 @@ static int run_bench(char *buf, unsigned long size)
 
 /* --- the checks ------------------------------------------------------- */
 
+/* --- pstore (the flat kernel: ramoops outside the kernel's RAM) ------- */
+
+/*
+ * The records the boot before left, read from pstore (mounted): the
+ * harness boots this kernel a second time on the same RAM (qemu-run.sh
+ * --ram-file), after a first boot that armed the function recorder
+ * and ended in the panic of init's exit.  @buf holds the start of
+ * dmesg-ramoops-0 (@r: its length or -errno).
+ */
+static int pstore_after(char *buf, unsigned long size, long r)
+{
+	struct out w = { .n = 0 };
+	const char *l;
+	int failed = 0;
+
+	out_str(&w, "dmesg-ramoops-0 does not start with Panic#1 Part1 (read: ");
+	out_num(&w, r);
+	out_str(&w, ")");
+	check("flat:pstore-dmesg-panic", r > 0 && starts(buf, "Panic#1 Part1"), &w);
+	/* the newest lines are at the end of a record */
+	r = get_tail("/pstore/dmesg-ramoops-0", buf, size);
+	out_str(&w, "no panic of init's exit at the end of dmesg-ramoops-0 (read: ");
+	out_num(&w, r);
+	out_str(&w, ")");
+	check("flat:pstore-dmesg-init", r > 0 && find(buf, "Attempted to kill init!"), &w);
+	r = get_tail("/pstore/console-ramoops-0", buf, size);
+	/* (the console record has the kernel's messages, not init's) */
+	out_str(&w, "console-ramoops-0 lacks the first boot's panic (read: ");
+	out_num(&w, r);
+	out_str(&w, ")");
+	check("flat:pstore-console", r > 0 &&
+	      find(buf, "Kernel panic - not syncing: Attempted to kill init!"), &w);
+	/* the recorder stops in the panic: its last record a call from it */
+	r = get_tail("/pstore/ftrace-ramoops-0", buf, size);
+	l = r > 0 ? last_line(buf, r) : "";
+	out_str(&w, "the last record is not a call from panic (read: ");
+	out_num(&w, r);
+	out_str(&w, "): ");
+	out_str(&w, l);
+	check("flat:pstore-ftrace-last", find(l, "<- vpanic+0x") || find(l, "<- panic+0x"), &w);
+	return failed;
+}
+
+/*
+ * The first boot arms the function recorder at its very end, after every
+ * other check (it traces every function, and the checks look at call
+ * sites the tracers switch), and exits: init's exit panics, and the
+ * recorder stops in that panic.
+ */
+static int pstore_arm(char *buf, unsigned long size)
+{
+	struct out w = { .n = 0 };
+	long r, m;
+	int failed = 0;
+
+	m = sys5(__NR_mount, (long)"debugfs", (long)"/debug", (long)"debugfs", 0, 0);
+	r = put("/debug/pstore/record_ftrace", "1", O_TRUNC);
+	if (r == 0)
+		r = get_path("/debug/pstore/record_ftrace", buf, size);
+	out_str(&w, "mount debugfs: ");
+	out_num(&w, m);
+	out_str(&w, ", record_ftrace: ");
+	out_num(&w, r);
+	check("flat:pstore-armed", m == 0 && r > 0 && buf[0] == '1', &w);
+	return failed;
+}
+
 int main(void)
 {
 	char buf[BUF_SIZE];
@@ -623,7 +730,7 @@ int main(void)
 	const u16 *site;
 	unsigned long long count;
 	long r, pid, locks;
-	int i, n, m, failed = 0;
+	int i, n, m, failed = 0, pst;
 
 	say("flat-init: tracefs from a FLAT init (no MMU, no libc)");
 	pid = sys3(__NR_getpid, 0, 0, 0);
@@ -636,6 +743,33 @@ int main(void)
 	out_str(&w, "mount proc on /proc: ");
 	out_num(&w, r);
 	check("flat:mount-proc", r == 0, &w);
+
+	/*
+	 * pstore, where the command line gives ramoops a region (the flat
+	 * kernel, configs/flat.config): a region with records of the boot
+	 * before is read and checked, and that ends this boot; an empty one
+	 * gets the function recorder armed at the end.
+	 */
+	pst = get_path("/proc/cmdline", buf, sizeof(buf)) > 0 &&
+	      find(buf, "ramoops.mem_size=");
+	locks = -1;
+	if (pst) {
+		r = sys5(__NR_mount, (long)"pstore", (long)"/pstore", (long)"pstore", 0, 0);
+		out_str(&w, "mount pstore on /pstore: ");
+		out_num(&w, r);
+		check("flat:pstore-mount", r == 0, &w);
+		r = get_path("/pstore/dmesg-ramoops-0", buf, sizeof(buf));
+		if (r != -ENOENT) {
+			say("flat-init: pstore has the records of the boot before");
+			failed += pstore_after(buf, sizeof(buf), r);
+			goto done;
+		}
+		r = get_path("/pstore/ftrace-ramoops-0", buf, sizeof(buf));
+		out_str(&w, "a function record in an empty region (read: ");
+		out_num(&w, r);
+		out_str(&w, ")");
+		check("flat:pstore-empty", r == -ENOENT, &w);
+	}
 
 	/* the tracers a preemptible ColdFire kernel offers */
 	/* on a lockdep kernel (mcf5208-lockdep): is lockdep watching? */
@@ -948,6 +1082,9 @@ out:
 		out_str(&w, " after the checks: lockdep turned itself off");
 		check("flat:locks-still-on", locks == 1, &w);
 	}
+	if (pst)
+		failed += pstore_arm(buf, sizeof(buf));
+done:
 	{
 		struct out o = { .n = 0 };
 
