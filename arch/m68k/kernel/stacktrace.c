@@ -189,15 +189,17 @@ noinline notrace void arch_stack_walk(stack_trace_consume_fn consume,
  *   trampolines, which can hold a function's entry state outside any
  *   record);
  * - the walk ends at the outermost C function of the task's first
- *   kernel entry: its return address in the entry code, the entry's
- *   four-word exception frame (format 0) right above it at the top of
- *   the stack, where thread.esp0 points, and from user mode, or, for a
- *   kernel thread, the frame copy_thread() left for
+ *   kernel entry: its return address, resolved as above (a thread made
+ *   while the function-graph tracer or a kretprobe hooked kthread() has
+ *   its outermost return hooked for its whole life), in the entry code,
+ *   the entry's four-word exception frame (format 0) right above it at
+ *   the top of the stack, where thread.esp0 points, and from user mode,
+ *   or, for a kernel thread, the frame copy_thread() left for
  *   ret_from_kernel_thread; or, for the idle task, at rest_init()'s
  *   record, whose caller start_kernel() (freed __init text, nothing to
- *   report) has its record at the top of init_thread_union with the zero
- *   %a6 head.S set.  (The idle task also switches itself in do_idle(),
- *   but not while other tasks keep the CPU busy.)
+ *   report) has its record at the top of init_thread_union with the
+ *   zero %a6 head.S set.  (The idle task also switches itself in
+ *   do_idle(), but not while other tasks keep the CPU busy.)
  *
  * Between that function's record and the pt_regs the entry code pushes
  * at most a switch_stack and an argument (trap, do_signal_return,
@@ -278,24 +280,35 @@ static bool m68k_reliable_end(struct m68k_unwind *u, unsigned long fp,
 	return start == (unsigned long)ret_from_kernel_thread;
 }
 
-/* One return address of the chain: resolved, checked, reported. */
-static int m68k_reliable_report(struct m68k_unwind *u,
-				stack_trace_consume_fn consume, void *cookie,
-				unsigned long pc, unsigned long *retp)
+/*
+ * The real return address of the word at @retp, @pc, with the
+ * function-graph tracer's and rethook's replacements undone; 0 if one
+ * cannot be.  Every rule of the walk (the entry code, kernel text) is
+ * about this address, not the word on the stack: the outermost
+ * function's return too may be hooked for as long as a thread lives.
+ */
+static unsigned long m68k_reliable_resolve(struct m68k_unwind *u,
+					   unsigned long pc, unsigned long *retp)
 {
 	pc = ftrace_graph_ret_addr(u->task, &u->graph_idx, pc, retp);
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 	if (pc == (unsigned long)return_to_handler)
-		return -EINVAL;
+		return 0;
 #endif
 #ifdef CONFIG_RETHOOK
-	if (is_rethook_trampoline(pc)) {
+	if (is_rethook_trampoline(pc))
 		pc = rethook_find_ret_addr(u->task, (unsigned long)retp,
 					   &u->rethook_cur);
-		if (!pc)
-			return -EINVAL;
-	}
 #endif
+	return pc;
+}
+
+/* One resolved return address of the chain: checked, reported. */
+static int m68k_reliable_report(stack_trace_consume_fn consume, void *cookie,
+				unsigned long pc)
+{
+	if (!pc)
+		return -EINVAL;
 	if (!core_kernel_text(pc) && !is_module_text_address(pc))
 		return -EINVAL;
 #ifdef CONFIG_KPROBES
@@ -332,8 +345,9 @@ noinline notrace int arch_stack_walk_reliable(stack_trace_consume_fn consume,
 			       u.high - sizeof(struct pt_regs) &&
 			       task_pt_regs(task) == (struct pt_regs *)(sw + 1) ?
 			       0 : -EINVAL;
-		err = m68k_reliable_report(&u, consume, cookie, sw->retpc,
-					   &sw->retpc);
+		err = m68k_reliable_report(consume, cookie,
+					   m68k_reliable_resolve(&u, sw->retpc,
+								 &sw->retpc));
 		if (err)
 			return err;
 		fp = sw->a6;
@@ -342,14 +356,16 @@ noinline notrace int arch_stack_walk_reliable(stack_trace_consume_fn consume,
 	while (m68k_on_stack(&u, fp, 8)) {
 		unsigned long *frame = (unsigned long *)fp;
 		unsigned long next = frame[0];
+		unsigned long pc = m68k_reliable_resolve(&u, frame[1], &frame[1]);
 
-		if (m68k_pc_in_entry(frame[1]))
-			return m68k_reliable_end(&u, fp, frame[1]) ? 0 : -EINVAL;
+		if (!pc)
+			return -EINVAL;
+		if (m68k_pc_in_entry(pc))
+			return m68k_reliable_end(&u, fp, pc) ? 0 : -EINVAL;
 		if (is_idle_task(task) && next + 8 == u.high && next > fp &&
 		    !*(unsigned long *)next)
 			return 0;
-		err = m68k_reliable_report(&u, consume, cookie, frame[1],
-					   &frame[1]);
+		err = m68k_reliable_report(consume, cookie, pc);
 		if (err)
 			return err;
 		if (next < fp + 8)

@@ -4,7 +4,8 @@
  * on which live patching's consistency model rests: a kernel thread
  * asleep in a known chain of functions is walked whole to its start
  * (the walk fails unless it ends at ret_from_kernel_thread), also with a
- * function-graph or a kretprobe return hooked in its chain; so is the
+ * function-graph or a kretprobe return hooked in its chain, or on its
+ * outermost function, kthread(), whose return leads to the entry code; so is the
  * idle task, to start_kernel()'s record; the chain made to start at a
  * user access fault of each 680x0 frame format is walked, and made
  * wrong (taken in the kernel, the frame's size not ending at the top of
@@ -288,6 +289,28 @@ static void st_graph_frame(struct kunit *test)
 	unregister_ftrace_graph(&st_gops);
 	ftrace_free_filter(&st_gops.ops);
 }
+
+/*
+ * The outermost function's return hooked: a thread made while kthread()
+ * is graph-traced returns from it to return_to_handler, not to the entry
+ * code, for as long as it lives.  The walk must still end there.
+ */
+static void st_graph_outermost(struct kunit *test)
+{
+	unsigned char name[] = "kthread";
+	struct st_sleeper s;
+	int ret;
+
+	ret = ftrace_set_filter(&st_gops.ops, name, sizeof(name) - 1, 1);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	ret = register_ftrace_graph(&st_gops);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	st_start(test, &s);
+	st_expect_whole(test, &s);
+	st_stop(&s);
+	unregister_ftrace_graph(&st_gops);
+	ftrace_free_filter(&st_gops.ops);
+}
 #endif
 
 #ifdef CONFIG_KRETPROBES
@@ -314,6 +337,22 @@ static void st_kretprobe_frame(struct kunit *test)
 	st_stop(&s);
 	unregister_kretprobe(&st_krp);
 }
+
+/* The same with a kretprobe on kthread(): the rethook trampoline */
+static void st_kretprobe_outermost(struct kunit *test)
+{
+	struct st_sleeper s;
+
+	st_krp.kp.addr = NULL;
+	st_krp.kp.symbol_name = "kthread";
+	st_krp.kp.flags = 0;
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&st_krp), 0);
+	st_start(test, &s);
+	st_expect_whole(test, &s);
+	st_stop(&s);
+	unregister_kretprobe(&st_krp);
+	st_krp.kp.symbol_name = NULL;
+}
 #endif
 
 static struct kunit_case st_cases[] = {
@@ -324,9 +363,11 @@ static struct kunit_case st_cases[] = {
 	KUNIT_CASE(st_user_fault_frames),
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 	KUNIT_CASE(st_graph_frame),
+	KUNIT_CASE(st_graph_outermost),
 #endif
 #ifdef CONFIG_KRETPROBES
 	KUNIT_CASE(st_kretprobe_frame),
+	KUNIT_CASE(st_kretprobe_outermost),
 #endif
 	{}
 };
