@@ -107,6 +107,11 @@ check sample-remove "rmmod livepatch_sample failed" unload livepatch_sample
 kill $loop
 wait $loop 2>/dev/null
 check sample-healthy "the workload's results changed" healthy
+# Every task was switched by the walk of its stack: none needed the fake
+# signal livepatch sends after 15 s of transition (a walker refusing
+# sleeping tasks would still see the transition end, later, by signals).
+check sample-no-signals "the transitions needed livepatch's fake signals" \
+	sh -c "! dmesg | grep -q 'signaling remaining tasks'"
 dmesg -c | grep -i -e livepatch -e klp | sed 's/^/LP-DMESG sample: /'
 
 # --- 2b. a storm: the sample enabled and disabled STORM times while the
@@ -150,6 +155,8 @@ echo >$T/set_ftrace_filter
 check storm-released "cmdline_proc_show still has an ops: $(grep cmdline_proc_show $T/enabled_functions)" \
 	sh -c "! grep -q '^cmdline_proc_show' $T/enabled_functions"
 check storm-healthy "the kernel's state changed" healthy
+check storm-no-signals "the transitions needed livepatch's fake signals" \
+	sh -c "! dmesg | grep -q 'signaling remaining tasks'"
 dmesg -c | grep -i -e livepatch -e klp | tail -n 20 | sed 's/^/LP-DMESG storm: /'
 
 # --- 3. the consistency model
