@@ -273,21 +273,29 @@ static struct fgraph_ops st_gops = {
 	.retfunc = st_graph_return,
 };
 
-static void st_graph_frame(struct kunit *test)
+/* a thread made with st_gops (filter set) registered, walked whole */
+static void st_walk_graph_hooked(struct kunit *test)
 {
 	struct st_sleeper s;
 	int ret;
 
-	ret = ftrace_set_filter_ip(&st_gops.ops, (unsigned long)st_sleep_inner, 0, 0);
-	KUNIT_ASSERT_EQ(test, ret, 0);
 	ret = register_ftrace_graph(&st_gops);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	st_start(test, &s);
-	/* st_sleep_inner() returns to return_to_handler now */
 	st_expect_whole(test, &s);
 	st_stop(&s);
 	unregister_ftrace_graph(&st_gops);
 	ftrace_free_filter(&st_gops.ops);
+}
+
+static void st_graph_frame(struct kunit *test)
+{
+	int ret;
+
+	ret = ftrace_set_filter_ip(&st_gops.ops, (unsigned long)st_sleep_inner, 0, 0);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	/* st_sleep_inner() returns to return_to_handler now */
+	st_walk_graph_hooked(test);
 }
 
 /*
@@ -298,18 +306,11 @@ static void st_graph_frame(struct kunit *test)
 static void st_graph_outermost(struct kunit *test)
 {
 	unsigned char name[] = "kthread";
-	struct st_sleeper s;
 	int ret;
 
 	ret = ftrace_set_filter(&st_gops.ops, name, sizeof(name) - 1, 1);
 	KUNIT_ASSERT_EQ(test, ret, 0);
-	ret = register_ftrace_graph(&st_gops);
-	KUNIT_ASSERT_EQ(test, ret, 0);
-	st_start(test, &s);
-	st_expect_whole(test, &s);
-	st_stop(&s);
-	unregister_ftrace_graph(&st_gops);
-	ftrace_free_filter(&st_gops.ops);
+	st_walk_graph_hooked(test);
 }
 #endif
 
@@ -323,35 +324,33 @@ static struct kretprobe st_krp = {
 	.handler = st_kret_handler,
 };
 
-static void st_kretprobe_frame(struct kunit *test)
+/* a thread made with st_krp on @addr or @name, walked whole */
+static void st_walk_kretprobed(struct kunit *test, kprobe_opcode_t *addr,
+			       const char *name)
 {
 	struct st_sleeper s;
 
-	st_krp.kp.addr = (kprobe_opcode_t *)st_sleep_inner;
-	st_krp.kp.symbol_name = NULL;
+	st_krp.kp.addr = addr;
+	st_krp.kp.symbol_name = name;
 	st_krp.kp.flags = 0;
 	KUNIT_ASSERT_EQ(test, register_kretprobe(&st_krp), 0);
 	st_start(test, &s);
-	/* st_sleep_inner() returns to the rethook trampoline now */
 	st_expect_whole(test, &s);
 	st_stop(&s);
 	unregister_kretprobe(&st_krp);
+	st_krp.kp.symbol_name = NULL;
+}
+
+static void st_kretprobe_frame(struct kunit *test)
+{
+	/* st_sleep_inner() returns to the rethook trampoline now */
+	st_walk_kretprobed(test, (kprobe_opcode_t *)st_sleep_inner, NULL);
 }
 
 /* The same with a kretprobe on kthread(): the rethook trampoline */
 static void st_kretprobe_outermost(struct kunit *test)
 {
-	struct st_sleeper s;
-
-	st_krp.kp.addr = NULL;
-	st_krp.kp.symbol_name = "kthread";
-	st_krp.kp.flags = 0;
-	KUNIT_ASSERT_EQ(test, register_kretprobe(&st_krp), 0);
-	st_start(test, &s);
-	st_expect_whole(test, &s);
-	st_stop(&s);
-	unregister_kretprobe(&st_krp);
-	st_krp.kp.symbol_name = NULL;
+	st_walk_kretprobed(test, NULL, "kthread");
 }
 #endif
 
