@@ -233,39 +233,12 @@ static long set(const char *file, const char *s)
 	return put(tpath(&p, file), s, O_TRUNC);
 }
 
-/* read @path into @buf (NUL-terminated): its length or -errno */
-static long get_path(const char *path, char *buf, unsigned long size)
-{
-	long fd = sys3(__NR_open, path, O_RDONLY, 0);
-	unsigned long n = 0;
-
-	if (fd < 0)
-		return fd;
-	while (n < size - 1) {
-		long r = sys3(__NR_read, fd, buf + n, size - 1 - n);
-
-		if (r < 0) {
-			sys3(__NR_close, fd, 0, 0);
-			return r;
-		}
-		if (r == 0)
-			break;
-		n += r;
-	}
-	sys3(__NR_close, fd, 0, 0);
-	buf[n] = 0;
-	return n;
-}
-
-static long get(const char *file, char *buf, unsigned long size)
-{
-	struct out p;
-
-	return get_path(tpath(&p, file), buf, size);
-}
-
-/* the end of @path in @buf (NUL-terminated), as much as half of it holds */
-static long get_tail(const char *path, char *buf, unsigned long size)
+/*
+ * Read @path into @buf (NUL-terminated): its length or -errno.  A file
+ * longer than @buf is cut at @buf's end, or with @tail its end is kept:
+ * as much of it as half of @buf holds, at least.
+ */
+static long read_file(const char *path, char *buf, unsigned long size, int tail)
 {
 	long fd = sys3(__NR_open, path, O_RDONLY, 0);
 	unsigned long n = 0, h = (size - 1) / 2, i;
@@ -276,6 +249,8 @@ static long get_tail(const char *path, char *buf, unsigned long size)
 		long r;
 
 		if (n == size - 1) {
+			if (!tail)
+				break;
 			for (i = 0; i < n - h; i++)
 				buf[i] = buf[h + i];
 			n -= h;
@@ -292,6 +267,24 @@ static long get_tail(const char *path, char *buf, unsigned long size)
 	sys3(__NR_close, fd, 0, 0);
 	buf[n] = 0;
 	return n;
+}
+
+static long get_path(const char *path, char *buf, unsigned long size)
+{
+	return read_file(path, buf, size, 0);
+}
+
+static long get(const char *file, char *buf, unsigned long size)
+{
+	struct out p;
+
+	return get_path(tpath(&p, file), buf, size);
+}
+
+/* the end of @path in @buf (NUL-terminated), as much as half of it holds */
+static long get_tail(const char *path, char *buf, unsigned long size)
+{
+	return read_file(path, buf, size, 1);
 }
 
 /* the last line of the @n characters of @buf (its newline cut off) */
