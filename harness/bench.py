@@ -46,7 +46,7 @@ KERNEL_TEXT = {
     'tpnojl': 'tp without jump labels (fork+exec+pipe only)',
 }
 STATES = ['off', 'function-one', 'function', 'function+kprobe', 'function-instance',
-          'function_graph', 'kprobe', 'kretprobe',
+          'function_graph', 'pstore-ftrace', 'kprobe', 'kretprobe',
           'kprobe-body', 'optprobe', 'uprobe', 'uretprobe']
 STATE_TEXT = {
     'off': 'tracing off',
@@ -55,6 +55,7 @@ STATE_TEXT = {
     'function+kprobe': 'the same and a kprobe event on another function\'s entry',
     'function-instance': 'function tracer of an instance, all functions',
     'function_graph': 'function_graph, all functions',
+    'pstore-ftrace': 'pstore function recorder, all functions',
     'kprobe': 'kprobe event on getppid()\'s syscall function',
     'kretprobe': 'kretprobe event on getppid()\'s syscall function',
     'kprobe-body': 'kprobe event in __task_pid_nr_ns(), not optimized',
@@ -81,7 +82,8 @@ FIGURE = re.compile(r'^FIGURE (\S+) ([0-9.]+) (\S+)\s*$')
 # tree, booted the same way in the same run.  m68k's instructions per
 # traced call (function tracer, function_graph) and per probe hit
 # (kprobe, kretprobe) are to be at most TARGET_RATIO times x86_64's.
-PER_CALL_STATES = ['function', 'function+kprobe', 'function-instance', 'function_graph']
+PER_CALL_STATES = ['function', 'function+kprobe', 'function-instance', 'function_graph',
+                   'pstore-ftrace']
 # A second ftrace_ops (function+kprobe) and an allocated one (an instance's
 # tracer) against the function tracer alone, per traced call: with call
 # ops (or x86_64's per-ops trampolines) the sites that only the tracer
@@ -628,7 +630,8 @@ def ratio_targets(data):
             continue
         _, figures = call_figures(s[k], F[k], data['ns_insn'])
         fn = figures.get('function')
-        for state in SECOND_OPS_STATES:
+        # and pstore's recorder, which writes each call to persistent RAM
+        for state in SECOND_OPS_STATES + ['pstore-ftrace']:
             if fn and state in figures:
                 line = (f'* {STATE_TEXT[state]} ({k}): {figures[state] / fn:.2f}x the '
                         f'function tracer alone per traced call')

@@ -46,6 +46,9 @@ case ${MACHINE:-virt} in atari*) timeout=3600 ;; esac
 
 boot() { # NAME KOBJ SCRIPT [CMDLINE]
 	local name=$1 kobj=$2 script=$3 extra=${4:-} run
+	# a kernel with pstore's function recorder gets a ramoops region, and
+	# the guest measures the recorder (guest/bench/bench.sh)
+	grep -qx CONFIG_PSTORE_FTRACE=y "$kobj/.config" 2>/dev/null && extra+=" $PSTORE_ARGS"
 	# ColdFire: the FLAT init in the kernel, whose command line is built in
 	# (VARIANT=bench: configs/flatbench.config)
 	if [ "${MACHINE:-virt}" = mcf5208 ]; then

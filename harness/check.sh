@@ -505,10 +505,7 @@ oops_suite() { # NAME VARIANT
 # pstore kselftest and its state (guest/tests/pstore.sh: what each step
 # does and checks).  The host checks how each boot ended, that the
 # command line was not cut short and that the region was at the same
-# address in all of them.
-# (m68k's command line holds 255 characters: the sizes are short.)
-PSTORE_ARGS='reserve_mem=1M:1M:oops ramoops.mem_name=oops ramoops.record_size=65536
-ramoops.console_size=65536 ramoops.ftrace_size=65536'
+# address in all of them (the region: PSTORE_ARGS, harness/lib.sh).
 pstore_suite() { # NAME VARIANT
 	local kobj d=$L/$1 u=$L/$1.log step region regions='' blk=virtio-blk-device
 	local -a kill steps
@@ -532,7 +529,7 @@ pstore_suite() { # NAME VARIANT
 			"$top/harness/qemu-run.sh" --kernel "$kobj/vmlinux" \
 			--initrd "$kobj/initramfs.cpio.gz" --timeout 600 --icount \
 			--ram-file "$d/ram" --log "$d/$step.console" "${kill[@]}" \
-			--append "kunit.enable=0 trace_event= ${PSTORE_ARGS//$'\n'/ } harness.pstore=$step" \
+			--append "kunit.enable=0 trace_event= $PSTORE_ARGS harness.pstore=$step" \
 			"$top/guest/tests/pstore.sh" >"$d/$step.txt" 2>&1
 	done
 	{

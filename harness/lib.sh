@@ -63,3 +63,11 @@ kernel_variant() {
 kobj() {
 	echo "$1/kobj-$2"
 }
+
+# The ramoops region of the pstore kernels (the pstore suite, make bench):
+# 1 MiB reserved by the generic reserve_mem= and named to ramoops, which
+# holds the oops/panic records, the console, pmsg and the function
+# recorder's zone.  m68k's command line holds 255 characters: the sizes
+# are short.  One line: the callers put it on a command line.
+PSTORE_ARGS='reserve_mem=1M:1M:oops ramoops.mem_name=oops ramoops.record_size=65536'
+PSTORE_ARGS+=' ramoops.console_size=65536 ramoops.ftrace_size=65536'

@@ -142,6 +142,19 @@ rmdir $T/instances/bench
 echo function_graph >$T/current_tracer
 run function_graph
 echo nop >$T/current_tracer
+# pstore's function recorder (PSTORE_FTRACE) on all functions: each
+# traced call written to the persistent RAM of the ramoops region that
+# the harness gives a kernel with the recorder.  Such a kernel without
+# its recorder file would leave the row out: that fails the run.
+_pf=/sys/kernel/debug/pstore/record_ftrace
+if grep -qw ramoops.mem_name=oops /proc/cmdline; then
+	if ! [ -w $_pf ] || ! echo 1 >$_pf || [ "$(cat $_pf)" != 1 ]; then
+		echo "bench: cannot switch pstore's function recorder on ($_pf)"
+		exit 1
+	fi
+	run pstore-ftrace
+	echo 0 >$_pf
+fi
 
 # probe_pair KIND WORKLOAD TARGET: a KIND (kprobe, uprobe) event on TARGET,
 # then its return probe (kretprobe, uretprobe), each as a state of its own

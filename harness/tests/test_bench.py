@@ -315,6 +315,22 @@ class BenchTest(unittest.TestCase):
         self.write_anchor(entries=0)
         self.assertEqual(self.run_main(), 1)
 
+    def test_pstore_recorder_row(self):
+        # m68k: function 3498 a traced call, the recorder (15004 - 1004) / 2
+        # = 7000, 2.00x; x86_64: (8500 - 500) / 8 = 1000, 2.00x its 500
+        with open(os.path.join(self.d, 'dynamic.log')) as f:
+            log = f.read()
+        write(self.d, 'dynamic.log', log + bench_lines('pstore-ftrace', [15004] * 3, [1] * 3) +
+              'FIGURE entries-10000-calls 20013 entries\n')
+        self.write_anchor()
+        with open(os.path.join(self.d, 'x86_64.log'), 'a') as f:
+            f.write(bench_lines('pstore-ftrace', [8500] * 3, [1] * 3))
+        self.assertEqual(self.run_main(), 0)
+        t = self.table()
+        self.assertIn('| pstore function recorder, all functions | 7,000 | 1,000 | 7.00x |', t)
+        self.assertIn('* pstore function recorder, all functions (dynamic): 2.00x the '
+                      'function tracer alone per traced call (x86_64: 2.00x)', t)
+
     def test_instructions_from_the_guest_clock(self):
         # the Macintosh's guests run 8 ns an instruction: the same guest
         # times are an eighth of the instructions
