@@ -102,10 +102,13 @@ check perf-ftrace-graph "perf ftrace -G showed $n sys_getppid graphs for 40 call
 # chose calls by it): dd's openat returns a descriptor, and a read of
 # 4096 bytes returns the whole file (from fd 0, which perf leaves out).
 # The file name is a pointer: perf reads user strings through BPF, which
-# this perf is built without.
+# this perf is built without.  dd's C library opens with O_LARGEFILE,
+# m68k's 0400000 (patch 0080).  Then cat of a missing file: its openat
+# fails with ENOENT, named (patch 0079), and its brk() calls return
+# addresses above 2 GiB, results in hex, not errors (patch 0078).
 case $(uname -r) in
 6.12*)	# the frozen 6.12 port has no patch 0060
-	for c in openat read only; do
+	for c in openat read only largefile errno brk; do
 		skip perf-trace-$c "6.12's perf has no m68k system call table"
 	done ;;
 *)
@@ -117,6 +120,15 @@ case $(uname -r) in
 		grep -qE " dd/[0-9]+ read\\(.*count: 4096\\) += $size\$" /tmp/perf.trace
 	check perf-trace-only "calls other than openat and read: $(grep -vE ' (openat|read)\(' /tmp/perf.trace | head -c 300)" \
 		sh -c "! grep -vE ' (openat|read)\\(' /tmp/perf.trace | grep -q ."
+	check perf-trace-largefile "no openat with RDONLY|LARGEFILE: $(grep openat /tmp/perf.trace | head -c 300)" \
+		grep -qE ' dd/[0-9]+ openat\(.*flags: RDONLY\|LARGEFILE\) += [0-9]+$' /tmp/perf.trace
+	$P trace -o /tmp/perf.trace -e openat,brk -- cat /nonexistent >/dev/null 2>&1
+	check perf-trace-errno "no openat failing with ENOENT, named: $(grep openat /tmp/perf.trace | head -c 300)" \
+		grep -qE ' cat/[0-9]+ openat\(.*\) += -1 ENOENT \(No such file or directory\)$' /tmp/perf.trace
+	# every brk() a result: an address, in hex, above 2 GiB
+	brks=$(grep -cE ' cat/[0-9]+ brk\(' /tmp/perf.trace)
+	check perf-trace-brk "brk() calls: $brks, not all returning an address: $(grep brk /tmp/perf.trace | head -c 300)" \
+		sh -c "[ $brks -gt 0 ] && [ \$(grep -cE ' cat/[0-9]+ brk\\(.*\\) += 0x[89a-f][0-9a-f]{7}\$' /tmp/perf.trace) -eq $brks ]"
 	;;
 esac
 # perf probe (patch 0070: m68k's DWARF register names), on the DWARF of
