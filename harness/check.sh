@@ -183,10 +183,11 @@ q800_slow() {
 	[ -n "${CHECK_Q800_SLOW:-}" ] && [ "$KERNEL" != 6.12 ] || return 0
 	"$@"
 }
-# only73 SUITE...: a suite of ColdFire (MACHINE=mcf5208, kernels
-# mcf5208-boot, -boottrace, -bootgraph, -flat, -lockdep; boots without a
-# libc, checked from the console by harness/console-checks.sh, or by the
-# FLAT init itself), which 6.12 has no kernel for.
+# only73 SUITE...: a suite that the frozen 6.12 port does not have: those
+# of ColdFire (MACHINE=mcf5208, kernels mcf5208-boot, -boottrace,
+# -bootgraph, -flat, -lockdep; boots without a libc, checked from the
+# console by harness/console-checks.sh, or by the FLAT init itself),
+# which 6.12 has no kernel for, and BPF's.
 only73() {
 	[ "$KERNEL" != 6.12 ] || return 0
 	"$@"
@@ -225,6 +226,9 @@ suites() {
 	# others are counted on the pfe kernel)
 	suite livepatch livepatch guest 1800 livepatch.sh \
 		--append "kunit.filter_glob=m68k_reliable_stacktrace"
+	# BPF, interpreted: lib/test_bpf and a program on each hook (the
+	# livepatch kernel carries configs/bpf.config)
+	only73 suite bpf livepatch guest 900 bpf.sh "${nokunit[@]}"
 	# function error injection: kprobes by breakpoint and through ftrace
 	suite errinject dynamic guest 600 errinject.sh "${nokunit[@]}"
 	suite pfe-errinject pfe guest 600 errinject.sh "${nokunit[@]}"

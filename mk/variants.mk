@@ -38,7 +38,8 @@ STAGE    := $(CURDIR)/harness/stage.sh
 # pfe: dynamic without frame pointers, on -fpatchable-function-entry.
 # btf: pfe with BTF type information (DEBUG_INFO_BTF, BPF_SYSCALL), for
 # kselftest ftrace's BTF argument cases.  livepatch: pfe with frame
-# pointers (patchable entries and reliable stack traces) and live patching.
+# pointers (patchable entries and reliable stack traces), live patching
+# and BPF (interpreted).
 # notp, tp, tpnojl: no tracepoints; tracepoints and the event tracer only;
 # the same without jump labels (make bench: what an off tracepoint costs).
 FRAGS_dynamic := base tracing framepointer function dynamic
@@ -48,7 +49,7 @@ FRAGS_fp      := base tracing framepointer
 FRAGS_lockdep := base tracing framepointer function dynamic lockdep
 FRAGS_pfe     := base tracing function pfe
 FRAGS_btf     := base tracing function pfe btf
-FRAGS_livepatch := base tracing framepointer function pfe livepatch
+FRAGS_livepatch := base tracing framepointer function pfe livepatch bpf
 FRAGS_notp    := base notracepoints
 FRAGS_tp      := base tracepoints
 FRAGS_tpnojl  := base tracepoints nojumplabel
