@@ -20,8 +20,10 @@
  * so that it needs neither a compiler for BPF nor libbpf.
  *
  * Output: "hook HOOK hits H calls N value V expect E" (E: what V must be,
- * or "-"); exit status 0 when the program was loaded and attached, 1
- * (with the verifier's log) when not, 2 on bad usage.
+ * or "-"), then for the perf event "events P" (the faults it counted),
+ * for a kprobe_multi link "func F" (the function its fdinfo names);
+ * exit status 0 when the program was loaded and attached, 1 (with the
+ * verifier's log) when not, 2 on bad usage.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -249,6 +251,7 @@ static int attach(const struct hook *h, int prog_fd, long *expect)
 	static char exe[256];
 	unsigned long off = 0;
 	ssize_t n;
+	int fd;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
@@ -304,13 +307,33 @@ static int attach(const struct hook *h, int prog_fd, long *expect)
 		a.link_create.kprobe_multi.flags = h->ret ? BPF_F_KPROBE_MULTI_RETURN : 0;
 		a.link_create.kprobe_multi.cnt = 1;
 		a.link_create.kprobe_multi.syms = (uintptr_t)syms;
-		if (sys_bpf(BPF_LINK_CREATE, &a) < 0)
+		fd = sys_bpf(BPF_LINK_CREATE, &a);
+		if (fd < 0)
 			die("BPF_LINK_CREATE kprobe_multi " GETPPID_FN);
 		if (h->ret)
 			*expect = getppid();
-		return -1;
+		return fd;
 	}
 	return -1;
+}
+
+/* the function a kprobe_multi link's fdinfo names first ("0\t sym+0x0/0x..") */
+static void print_link_func(int link_fd)
+{
+	char path[64], line[256], func[128] = "-";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", link_fd);
+	f = fopen(path, "r");
+	if (!f)
+		die(path);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*u %127s", func) == 1 && strchr(func, '+'))
+			break;
+	fclose(f);
+	if (strchr(func, '+'))
+		*strchr(func, '+') = 0;
+	printf(" func %s", func);
 }
 
 static int load(const struct hook *h, int map_fd)
@@ -419,11 +442,14 @@ int main(int argc, char **argv)
 		die("BPF_MAP_LOOKUP_ELEM");
 	printf("hook %s hits %llu calls %ld value %lld expect ", h->name,
 	       (unsigned long long)c.hits, calls, (long long)c.value);
-	if (h->kind == PERF_EVENT)
-		printf("- events %llu\n", (unsigned long long)events);
-	else if (expect >= 0)
-		printf("%ld\n", expect);
+	if (expect >= 0)
+		printf("%ld", expect);
 	else
-		printf("-\n");
+		printf("-");
+	if (h->kind == PERF_EVENT)
+		printf(" events %llu", (unsigned long long)events);
+	if (h->kind == KPROBE_MULTI)
+		print_link_func(ev);
+	printf("\n");
 	return 0;
 }

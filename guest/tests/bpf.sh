@@ -14,7 +14,9 @@
 #    function 1000 times for the uprobes, 64 fresh pages for the page
 #    fault perf event.  A return probe's program reads the return value
 #    from pt_regs (m68k's d0, at offset 32): it must be what the workload
-#    got; a tracepoint program reads the system call's number.
+#    got; a tracepoint program reads the system call's number.  A
+#    kprobe_multi link (patches 0081, 0082: 32-bit architectures had none) must
+#    name its function in its fdinfo.
 . /harness/lib.sh
 
 if [ ! -e /proc/sys/kernel/unprivileged_bpf_disabled ]; then
@@ -50,7 +52,7 @@ done
 # bpfhook's line must show a hit per workload pass and, where it says
 # what the value must be, that value
 # field NAME: the word after NAME in bpfhook's line
-# ("hook H hits N calls C value V expect E [events P]")
+# ("hook H hits N calls C value V expect E [events P] [func F]")
 field() {
 	echo "$line" | awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'
 }
@@ -77,6 +79,8 @@ for h in kprobe kretprobe kprobe_multi kretprobe_multi tracepoint raw_tracepoint
 		else
 			fail "bpf:hook-$h" "$hits hits for $events page faults ($calls pages touched)"
 		fi
+	elif [ "${h#*_}" = multi ] && [ "$(field func)" != sys_getppid ]; then
+		fail "bpf:hook-$h" "the link's fdinfo names '$(field func)', not sys_getppid"
 	elif [ "$hits" -ne "$calls" ]; then
 		fail "bpf:hook-$h" "$hits hits for $calls passes"
 	elif [ "$expect" != - ] && [ "$value" != "$expect" ]; then
