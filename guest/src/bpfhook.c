@@ -307,11 +307,12 @@ static int attach(const struct hook *h, int prog_fd, long *expect)
 		a.link_create.kprobe_multi.flags = h->ret ? BPF_F_KPROBE_MULTI_RETURN : 0;
 		a.link_create.kprobe_multi.cnt = 1;
 		a.link_create.kprobe_multi.syms = (uintptr_t)syms;
+		/* before the link, whose program would count this call */
+		if (h->ret)
+			*expect = getppid();
 		fd = sys_bpf(BPF_LINK_CREATE, &a);
 		if (fd < 0)
 			die("BPF_LINK_CREATE kprobe_multi " GETPPID_FN);
-		if (h->ret)
-			*expect = getppid();
 		return fd;
 	}
 	return -1;
