@@ -172,16 +172,16 @@ static void die(const char *what)
 	exit(1);
 }
 
-/* a number from a sysfs or tracefs file */
-static long read_number(const char *path)
+/* the number that FORMAT (one %ld) reads from a sysfs or tracefs file */
+static long read_number(const char *path, const char *format)
 {
 	FILE *f = fopen(path, "r");
 	long v;
 
 	if (!f)
 		die(path);
-	if (fscanf(f, "%ld", &v) != 1) {
-		fprintf(stderr, "bpfhook: no number in %s\n", path);
+	if (fscanf(f, format, &v) != 1) {
+		fprintf(stderr, "bpfhook: no number (%s) in %s\n", format, path);
 		exit(1);
 	}
 	fclose(f);
@@ -192,19 +192,9 @@ static long read_number(const char *path)
 static int retprobe_bit(const char *pmu)
 {
 	char path[128];
-	FILE *f;
-	int bit;
 
 	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/format/retprobe", pmu);
-	f = fopen(path, "r");
-	if (!f)
-		die(path);
-	if (fscanf(f, "config:%d", &bit) != 1) {
-		fprintf(stderr, "bpfhook: cannot read %s\n", path);
-		exit(1);
-	}
-	fclose(f);
-	return bit;
+	return read_number(path, "config:%ld");
 }
 
 __attribute__((noipa)) long probe_point(long x)
@@ -258,7 +248,7 @@ static int attach(const struct hook *h, int prog_fd, long *expect)
 	attr.sample_period = 1;
 	switch (h->kind) {
 	case KPROBE:
-		attr.type = read_number("/sys/bus/event_source/devices/kprobe/type");
+		attr.type = read_number("/sys/bus/event_source/devices/kprobe/type", "%ld");
 		attr.config1 = (uintptr_t)GETPPID_FN;
 		if (h->ret) {
 			attr.config |= 1ULL << retprobe_bit("kprobe");
@@ -275,7 +265,7 @@ static int attach(const struct hook *h, int prog_fd, long *expect)
 			fprintf(stderr, "bpfhook: no segment holds probe_point()\n");
 			exit(1);
 		}
-		attr.type = read_number("/sys/bus/event_source/devices/uprobe/type");
+		attr.type = read_number("/sys/bus/event_source/devices/uprobe/type", "%ld");
 		attr.config1 = (uintptr_t)exe;
 		attr.config2 = off;
 		if (h->ret) {
@@ -285,7 +275,7 @@ static int attach(const struct hook *h, int prog_fd, long *expect)
 		return attach_perf(&attr, getpid(), -1, prog_fd);
 	case TRACEPOINT:
 		attr.type = PERF_TYPE_TRACEPOINT;
-		attr.config = read_number("/sys/kernel/tracing/events/syscalls/sys_enter_getppid/id");
+		attr.config = read_number("/sys/kernel/tracing/events/syscalls/sys_enter_getppid/id", "%ld");
 		*expect = SYS_getppid;
 		return attach_perf(&attr, -1, 0, prog_fd);
 	case PERF_EVENT:
